@@ -1,0 +1,144 @@
+import { errors as joseErrors, jwtVerify, type JWTHeaderParameters } from 'jose'
+import { AppError, forbidden, unauthenticated } from './errors.ts'
+import { SIGNING_ALG, type KeyStore } from './modules/auth/signing-keys.ts'
+import { ACCESS_TOKEN_TYP, type AccessTokenClaims, type TokenConfig } from './modules/auth/tokens.ts'
+
+/** The caller, as proven by a verified access token. */
+export interface Principal {
+  clientId: string
+  tenantId: string
+  sessionId: string
+  roles: string[]
+  scopes: string[]
+  jti: string
+  exp: number
+}
+
+export const MESSAGES = {
+  missing: 'No token provided',
+  invalidFormat: 'JWT has an invalid format',
+  expired: 'JWT has expired',
+  badSignature: 'JWT signature is invalid',
+} as const
+
+// Exactly "Bearer", one space, three base64url parts (seed 5.4).
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
+
+export class TokenVerifier {
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly config: TokenConfig,
+  ) {}
+
+  /** Verifies an `Authorization` header value into a Principal, or throws the seed's 401. */
+  async verifyHeader(header: string | null): Promise<Principal> {
+    if (header === null || header.trim() === '') throw unauthenticated(MESSAGES.missing)
+    const match = BEARER.exec(header)
+    if (!match) throw unauthenticated(MESSAGES.invalidFormat)
+    return this.verifyAccessToken(match[1]!)
+  }
+
+  async verifyAccessToken(token: string): Promise<Principal> {
+    let payload: AccessTokenClaims
+    try {
+      const result = await jwtVerify<AccessTokenClaims>(token, (header: JWTHeaderParameters) => this.#key(header), {
+        algorithms: [SIGNING_ALG],
+        issuer: this.config.publicBaseUrl,
+        audience: this.config.tokenAudience,
+        typ: ACCESS_TOKEN_TYP,
+        clockTolerance: this.config.clockSkew,
+        requiredClaims: ['iat', 'exp', 'jti', 'sub'],
+      })
+      payload = result.payload
+    } catch (error) {
+      throw mapJoseError(error)
+    }
+    if (
+      payload.token_type !== 'access' ||
+      typeof payload.session_id !== 'string' ||
+      typeof payload.tenant_id !== 'string' ||
+      !isStringArray(payload.roles) ||
+      !isStringArray(payload.scopes)
+    ) {
+      throw unauthenticated(MESSAGES.invalidFormat)
+    }
+    return {
+      clientId: payload.sub,
+      tenantId: payload.tenant_id,
+      sessionId: payload.session_id,
+      roles: payload.roles,
+      scopes: payload.scopes,
+      jti: payload.jti,
+      exp: payload.exp,
+    }
+  }
+
+  async #key(header: JWTHeaderParameters) {
+    const key = typeof header.kid === 'string' ? await this.keys.publicKey(header.kid) : undefined
+    if (!key) throw new joseErrors.JWKSNoMatchingKey()
+    return key
+  }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string')
+}
+
+/** jose errors by `.code` → the seed's 401 messages (7.2). */
+export function mapJoseError(error: unknown): AppError {
+  if (error instanceof AppError) return error
+  const code = (error as { code?: string } | null)?.code
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return unauthenticated(MESSAGES.expired)
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+    case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
+      return unauthenticated(MESSAGES.badSignature)
+    default:
+      return unauthenticated(MESSAGES.invalidFormat)
+  }
+}
+
+/** `<resource>:<action>`, where a granted `*` stands for either part (`orders:*`, `*:read`, `*:*`). */
+export function scopeAllows(granted: string, required: string): boolean {
+  const [gr, ga] = granted.split(':')
+  const [rr, ra] = required.split(':')
+  if (gr === undefined || ga === undefined || rr === undefined || ra === undefined) return false
+  return (gr === '*' || gr === rr) && (ga === '*' || ga === ra)
+}
+
+export function hasScope(principal: Principal, required: string): boolean {
+  return principal.scopes.some((granted) => scopeAllows(granted, required))
+}
+
+export function isAdmin(principal: Principal): boolean {
+  return principal.roles.includes('admin')
+}
+
+/** Per-request authentication: the header is verified at most once, whichever face asks. */
+export class AuthContext {
+  #principal: Promise<Principal> | undefined
+
+  constructor(
+    private readonly header: string | null,
+    private readonly verifier: TokenVerifier,
+  ) {}
+
+  principal(): Promise<Principal> {
+    this.#principal ??= this.verifier.verifyHeader(this.header)
+    return this.#principal
+  }
+
+  /** The verified caller, who must hold `scope` (403 "Access denied: requires <scope>" otherwise). */
+  async require(scope?: string): Promise<Principal> {
+    const principal = await this.principal()
+    if (scope && !hasScope(principal, scope)) throw forbidden(`Access denied: requires ${scope}`)
+    return principal
+  }
+}
+
+/** A tenant-owned record is visible to its tenant and to admins; others get 403 (DESIGN §4). */
+export function assertTenantAccess(principal: Principal, tenantId: string): void {
+  if (tenantId !== principal.tenantId && !isAdmin(principal)) throw forbidden('Token belongs to different client')
+}

@@ -1,0 +1,146 @@
+import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, unlinkSync } from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PGliteDialect, PostgresDialect, type ColumnType, type LogEvent } from 'kysely'
+import pg from 'pg'
+import type { Config } from './config.ts'
+import type { TenantTable } from './modules/auth/tenants.repository.ts'
+import type { ClientTable } from './modules/auth/clients.repository.ts'
+import type { SigningKeyTable } from './modules/auth/signing-keys.repository.ts'
+import type { RefreshTokenTable, SessionTable } from './modules/auth/sessions.repository.ts'
+import type { CurrencyTable } from './modules/exchange/currencies.repository.ts'
+import type { SymbolTable } from './modules/exchange/symbols.repository.ts'
+import type { OrderTable } from './modules/exchange/orders.repository.ts'
+import type { UserTable } from './modules/users/users.repository.ts'
+
+/** `timestamp(6)` in UTC, read as Postgres text (`2026-11-25 21:30:00.123456`) so microseconds survive. */
+export type Timestamp = ColumnType<string, string | undefined, string>
+/** `numeric`, always a string: decimals never become floats. */
+export type Decimal = ColumnType<string, string, string>
+
+export interface Database {
+  tenants: TenantTable
+  clients: ClientTable
+  signing_keys: SigningKeyTable
+  sessions: SessionTable
+  refresh_tokens: RefreshTokenTable
+  currencies: CurrencyTable
+  symbols: SymbolTable
+  orders: OrderTable
+  users: UserTable
+}
+
+export type Db = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: Db
+  kind: 'postgres' | 'pglite'
+  /** Counts statements sent, for tests that prove a fixed number of queries. */
+  queryCount: () => number
+  close: () => Promise<void>
+}
+
+const TIMESTAMP = 1114
+const TIMESTAMPTZ = 1184
+const INT8 = 20
+const raw = (v: string) => v
+
+export class EmbeddedDatabaseBusy extends Error {}
+
+export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize' | 'statementTimeoutMs'>): Promise<DatabaseHandle> {
+  let queries = 0
+  const log = (event: LogEvent) => {
+    if (event.level === 'query' || event.level === 'error') queries++
+  }
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.dbPoolSize,
+      connectionTimeoutMillis: 3000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: config.statementTimeoutMs,
+      options: '-c TimeZone=UTC',
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          if (oid === TIMESTAMP || oid === TIMESTAMPTZ) return raw
+          if (oid === INT8) return Number
+          return pg.types.getTypeParser(oid, format)
+        }) as typeof pg.types.getTypeParser,
+      },
+    })
+    // An idle client losing its connection (database restart) must not crash the process.
+    pool.on('error', () => {})
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
+    return { db, kind: 'postgres', queryCount: () => queries, close: () => db.destroy() }
+  }
+
+  const dir = path.resolve(config.dataDir)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const releaseLock = lockDataDir(dir)
+  try {
+    const pglite = await PGlite.create(path.join(dir, 'pgdata'), {
+      parsers: { [TIMESTAMP]: raw, [TIMESTAMPTZ]: raw, [INT8]: Number },
+    })
+    await pglite.exec(`SET TimeZone = 'UTC'`)
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log })
+    return {
+      db,
+      kind: 'pglite',
+      queryCount: () => queries,
+      close: async () => {
+        await db.destroy()
+        releaseLock()
+      },
+    }
+  } catch (error) {
+    releaseLock()
+    throw error
+  }
+}
+
+/**
+ * PGlite is single-process: a second process opening the same directory would corrupt it.
+ * A lock file holding the owner's pid keeps the CLI (or a second server) out while one runs.
+ */
+function lockDataDir(dir: string): () => void {
+  const file = path.join(dir, 'embedded.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600)
+      writeFileSync(fd, String(process.pid))
+      closeSync(fd)
+      return () => {
+        try {
+          unlinkSync(file)
+        } catch {}
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const pid = Number(readFileSync(file, 'utf8').trim())
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new EmbeddedDatabaseBusy(
+          `The embedded database in ${dir} is in use by another process (pid ${pid}). ` +
+            'Stop the server first, or set DATABASE_URL to use PostgreSQL, which serves many processes.',
+        )
+      }
+      unlinkSync(file) // stale lock of a process that died
+    }
+  }
+  throw new EmbeddedDatabaseBusy(`Could not lock the embedded database in ${dir}`)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** `2026-11-25 21:30:00.1234` → `2026-11-25T21:30:00.123400` (seed 2.3: no zone, 6 digits). */
+export function formatTimestamp(value: string): string {
+  const [date, time = '00:00:00'] = value.split(/[ T]/)
+  const [hms, frac = ''] = time.split('.')
+  return `${date}T${hms}.${frac.padEnd(6, '0').slice(0, 6)}`
+}

@@ -1,0 +1,199 @@
+import { AppError, validationError } from './errors.ts'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/**
+ * Parses a JSON request body. Malformed JSON is answered as the seed's 422 `json_invalid`
+ * (`loc: ["body", <position>]`, `ctx.error`), with the position and wording of Python's json
+ * module that the reference was written against; V8's messages carry neither.
+ */
+export function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    const { position, message } = locateJsonError(text)
+    throw validationError([
+      { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: message } },
+    ])
+  }
+}
+
+/** Reads, size-checks and parses a request body; an empty body is `undefined`. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const contentType = request.headers.get('content-type')
+  const length = request.headers.get('content-length')
+  if (length !== null && Number(length) > MAX_BODY_BYTES) throw new AppError('payload_too_large')
+  const bytes = await readLimited(request)
+  if (bytes.length === 0) return undefined
+  if (contentType !== null && !isJsonContentType(contentType)) throw new AppError('unsupported_media_type')
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw validationError([
+      { type: 'json_invalid', loc: ['body', firstInvalidUtf8(bytes)], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid UTF-8' } },
+    ])
+  }
+  return parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+}
+
+function isJsonContentType(value: string): boolean {
+  const type = value.split(';')[0]!.trim().toLowerCase()
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+async function readLimited(request: Request): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = request.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {})
+      throw new AppError('payload_too_large')
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(size)
+  let offset = 0
+  for (const c of chunks) {
+    out.set(c, offset)
+    offset += c.byteLength
+  }
+  return out
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 1; i <= bytes.length; i++) {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, i))
+    } catch {
+      // A truncated multi-byte sequence at the end is not yet an error; keep going until it is.
+      if (i === bytes.length || (bytes[i]! & 0xc0) !== 0x80) return Math.max(0, i - 1)
+    }
+  }
+  return 0
+}
+
+class JsonSyntax extends Error {
+  constructor(
+    readonly position: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** A small JSON scanner used only after JSON.parse has failed, to say where and why. */
+export function locateJsonError(text: string): { position: number; message: string } {
+  let i = 0
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++
+  }
+  const fail = (message: string, at = i): never => {
+    throw new JsonSyntax(at, message)
+  }
+  const value = (depth: number): void => {
+    if (depth > 10_000) fail('Maximum nesting depth exceeded')
+    ws()
+    const c = text[i]
+    if (c === '{') {
+      i++
+      ws()
+      if (text[i] === '}') {
+        i++
+        return
+      }
+      for (;;) {
+        ws()
+        if (text[i] !== '"') fail('Expecting property name enclosed in double quotes')
+        string()
+        ws()
+        if (text[i] !== ':') fail("Expecting ':' delimiter")
+        i++
+        value(depth + 1)
+        ws()
+        if (text[i] === ',') {
+          i++
+          ws()
+          if (text[i] === '}') fail('Illegal trailing comma before end of object')
+          continue
+        }
+        if (text[i] === '}') {
+          i++
+          return
+        }
+        fail("Expecting ',' delimiter")
+      }
+    }
+    if (c === '[') {
+      i++
+      ws()
+      if (text[i] === ']') {
+        i++
+        return
+      }
+      for (;;) {
+        value(depth + 1)
+        ws()
+        if (text[i] === ',') {
+          i++
+          ws()
+          if (text[i] === ']') fail('Illegal trailing comma before end of array')
+          continue
+        }
+        if (text[i] === ']') {
+          i++
+          return
+        }
+        fail("Expecting ',' delimiter")
+      }
+    }
+    if (c === '"') return string()
+    if (text.startsWith('true', i)) return void (i += 4)
+    if (text.startsWith('false', i)) return void (i += 5)
+    if (text.startsWith('null', i)) return void (i += 4)
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400))
+    if (m && m[0] !== '-' && m[0].length > 0) return void (i += m[0].length)
+    fail('Expecting value')
+  }
+  const string = () => {
+    const start = i
+    i++
+    while (i < text.length) {
+      const ch = text.charCodeAt(i)
+      if (ch === 0x22) {
+        i++
+        return
+      }
+      if (ch === 0x5c) {
+        const esc = text[i + 1]
+        if (esc === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('Invalid \\uXXXX escape', i + 1)
+          i += 6
+          continue
+        }
+        if (esc === undefined || !'"\\/bfnrt'.includes(esc)) fail('Invalid \\escape', i)
+        i += 2
+        continue
+      }
+      if (ch < 0x20) fail('Invalid control character at', i)
+      i++
+    }
+    fail('Unterminated string starting at', start)
+  }
+  try {
+    value(0)
+    ws()
+    if (i < text.length) fail('Extra data')
+    return { position: Math.min(i, text.length), message: 'Expecting value' }
+  } catch (e) {
+    if (e instanceof JsonSyntax) return { position: e.position, message: e.message }
+    if (e instanceof RangeError) return { position: i, message: 'Maximum nesting depth exceeded' }
+    throw e
+  }
+}

@@ -1,0 +1,60 @@
+import { ConfigError, loadConfig } from './config.ts'
+import { EmbeddedDatabaseBusy } from './db.ts'
+import { prepareFirstRun } from './first-run.ts'
+import { createLogger } from './logger.ts'
+import { createApp, listen } from './server.ts'
+import { closeServices, openServices } from './services.ts'
+
+async function main() {
+  let config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = createLogger(config)
+  let services
+  try {
+    services = await openServices(config, logger)
+  } catch (error) {
+    if (error instanceof EmbeddedDatabaseBusy) {
+      process.stderr.write(`${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+  const demoFile = await prepareFirstRun(services)
+  const running = await listen(createApp(services), config.port, config.host)
+  logger.info(
+    { url: running.url, graphql: `${running.url}/graphql`, database: services.database.kind, ...(demoFile ? { demoCredentials: demoFile } : {}) },
+    'exchange API listening',
+  )
+  if (services.database.kind === 'pglite') {
+    process.stdout.write(
+      `\nExchange API on ${running.url} (GraphiQL: ${running.url}/graphql)\n` +
+        `Demo client credentials: ${demoFile ?? `${config.dataDir}/demo-client.json`}\n\n`,
+    )
+  }
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    await running.close()
+    await closeServices(services)
+    logger.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+  process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+main().catch((error) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,52 @@
+import { sql, type Generated, type Insertable, type Selectable } from 'kysely'
+import type { Db, Timestamp } from '../../db.ts'
+
+export interface ClientTable {
+  id: string
+  tenant_id: string
+  name: string
+  /** base64url SHA-256 of the secret; the secret itself is never stored. */
+  secret_digest: string
+  roles: string[]
+  scopes: string[]
+  is_active: Generated<boolean>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+export type ClientRow = Selectable<ClientTable>
+
+export async function insertClient(db: Db, client: Insertable<ClientTable>): Promise<ClientRow> {
+  return db.insertInto('clients').values(client).returningAll().executeTakeFirstOrThrow()
+}
+
+export async function findClientById(db: Db, id: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function listClientRows(db: Db): Promise<ClientRow[]> {
+  return db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').execute()
+}
+
+export async function countClients(db: Db): Promise<number> {
+  const row = await db.selectFrom('clients').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()
+  return row.n
+}
+
+export async function updateClient(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<ClientRow, 'is_active' | 'secret_digest'>>,
+): Promise<ClientRow | undefined> {
+  return db
+    .updateTable('clients')
+    .set({ ...changes, updated_at: sql<string>`timezone('utc', now())` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/** Ids of deactivated clients, for the revocation cache. */
+export async function listInactiveClientIds(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('clients').select('id').where('is_active', '=', false).execute()
+  return rows.map((r) => r.id)
+}

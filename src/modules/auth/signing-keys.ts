@@ -1,0 +1,164 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
+import type { Db } from '../../db.ts'
+import { insertSigningKey, listAllSigningKeys, listUsableSigningKeys, retireSigningKeysBefore, type SigningKeyRow } from './signing-keys.repository.ts'
+
+export const SIGNING_ALG = 'EdDSA'
+const RELOAD_THROTTLE_MS = 1000
+
+export interface SigningKey {
+  kid: string
+  privateKey: CryptoKey
+}
+
+export interface SigningKeyInfo {
+  kid: string
+  alg: string
+  created_at: string
+  activated_at: string
+  retired_at: string | null
+  signing: boolean
+}
+
+/**
+ * Ed25519 keys live in the database so every process signs and verifies with the same set.
+ * A process caches them and reloads on an unknown `kid` (throttled) and periodically, so a
+ * rotation done by the CLI or another process is picked up without a restart.
+ */
+export class KeyStore {
+  #signing: SigningKey | undefined
+  #publicKeys = new Map<string, CryptoKey>()
+  #jwks: { keys: JWK[] } = { keys: [] }
+  #lastLoad = 0
+  #loading: Promise<void> | undefined
+
+  constructor(
+    private readonly db: Db,
+    private readonly encryptionKey: string | undefined,
+  ) {}
+
+  /** Loads the keys, generating the first one when the database has none. */
+  async init(): Promise<void> {
+    await this.reload()
+    if (!this.#signing) {
+      await createSigningKey(this.db, this.encryptionKey)
+      await this.reload()
+    }
+  }
+
+  signingKey(): SigningKey {
+    if (!this.#signing) throw new Error('KeyStore used before init()')
+    return this.#signing
+  }
+
+  jwks(): { keys: JWK[] } {
+    return this.#jwks
+  }
+
+  /** The public key for `kid`, reloading from the database (at most once a second) when unknown. */
+  async publicKey(kid: string): Promise<CryptoKey | undefined> {
+    const known = this.#publicKeys.get(kid)
+    if (known) return known
+    if (Date.now() - this.#lastLoad < RELOAD_THROTTLE_MS) return undefined
+    await this.reload()
+    return this.#publicKeys.get(kid)
+  }
+
+  /** Synchronous lookup for the hot path; undefined when the key is not cached. */
+  cachedPublicKey(kid: string): CryptoKey | undefined {
+    return this.#publicKeys.get(kid)
+  }
+
+  reload(): Promise<void> {
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = undefined
+    })
+    return this.#loading
+  }
+
+  async #load(): Promise<void> {
+    this.#lastLoad = Date.now()
+    const rows = await listUsableSigningKeys(this.db)
+    const publicKeys = new Map<string, CryptoKey>()
+    const jwks: JWK[] = []
+    for (const row of rows) {
+      const jwk = { ...(row.public_jwk as JWK), kid: row.kid, alg: row.alg, use: 'sig' }
+      publicKeys.set(row.kid, (this.#publicKeys.get(row.kid) ?? (await importJWK(jwk, row.alg))) as CryptoKey)
+      jwks.push(jwk)
+    }
+    const newest = rows[0]
+    if (newest && newest.kid !== this.#signing?.kid) {
+      const privateJwk = decryptPrivateKey(newest.private_key, this.encryptionKey)
+      this.#signing = { kid: newest.kid, privateKey: (await importJWK(privateJwk, newest.alg)) as CryptoKey }
+    }
+    this.#publicKeys = publicKeys
+    this.#jwks = { keys: jwks }
+  }
+}
+
+export async function createSigningKey(db: Db, encryptionKey: string | undefined): Promise<SigningKeyRow> {
+  const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALG, { crv: 'Ed25519', extractable: true })
+  const publicJwk = await exportJWK(publicKey)
+  const privateJwk = await exportJWK(privateKey)
+  const kid = await calculateJwkThumbprint(publicJwk)
+  return insertSigningKey(db, {
+    kid,
+    alg: SIGNING_ALG,
+    public_jwk: publicJwk as Record<string, unknown>,
+    private_key: encryptPrivateKey(privateJwk, encryptionKey),
+  })
+}
+
+/**
+ * Creates a new signing key. Keys whose successor has been signing for longer than
+ * `maxTokenLifetimeSeconds` can have no live token left, so they are retired.
+ */
+export async function rotateSigningKeys(db: Db, encryptionKey: string | undefined, maxTokenLifetimeSeconds: number) {
+  const created = await createSigningKey(db, encryptionKey)
+  const keys = await listUsableSigningKeys(db)
+  const cutoffMs = Date.now() - maxTokenLifetimeSeconds * 1000
+  // keys[i] stopped signing when keys[i-1] was activated.
+  let retireBefore: string | undefined
+  for (let i = 1; i < keys.length; i++) {
+    if (Date.parse(`${keys[i - 1]!.activated_at.replace(' ', 'T')}Z`) < cutoffMs) {
+      retireBefore = keys[i - 1]!.activated_at
+      break
+    }
+  }
+  const retired = retireBefore ? await retireSigningKeysBefore(db, retireBefore) : 0
+  return { kid: created.kid, retired }
+}
+
+export async function listSigningKeys(db: Db): Promise<SigningKeyInfo[]> {
+  const rows = await listAllSigningKeys(db)
+  const signingKid = rows.find((r) => r.retired_at === null)?.kid
+  return rows.map((r) => ({
+    kid: r.kid,
+    alg: r.alg,
+    created_at: r.created_at,
+    activated_at: r.activated_at,
+    retired_at: r.retired_at,
+    signing: r.kid === signingKid,
+  }))
+}
+
+const ENVELOPE = 'aes256gcm'
+
+function encryptPrivateKey(jwk: JWK, encryptionKey: string | undefined): string {
+  const plain = JSON.stringify(jwk)
+  if (!encryptionKey) return plain
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(encryptionKey, 'base64url'), iv)
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+  return [ENVELOPE, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.')
+}
+
+function decryptPrivateKey(stored: string, encryptionKey: string | undefined): JWK {
+  if (!stored.startsWith(`${ENVELOPE}.`)) return JSON.parse(stored) as JWK
+  if (!encryptionKey) throw new Error('Signing keys are encrypted: set KEY_ENCRYPTION_KEY')
+  const [, iv, tag, data] = stored.split('.')
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(encryptionKey, 'base64url'), Buffer.from(iv!, 'base64url'))
+  decipher.setAuthTag(Buffer.from(tag!, 'base64url'))
+  const plain = Buffer.concat([decipher.update(Buffer.from(data!, 'base64url')), decipher.final()]).toString('utf8')
+  return JSON.parse(plain) as JWK
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto'
+import { SignJWT } from 'jose'
+import type { Config } from '../../config.ts'
+import { SIGNING_ALG, type KeyStore } from './signing-keys.ts'
+
+export type TokenConfig = Pick<Config, 'publicBaseUrl' | 'tokenAudience' | 'accessTokenTtl' | 'refreshTokenTtl' | 'clockSkew'>
+
+/** Seed 2.2, plus `client_id` and `aud` of RFC 9068. */
+export interface AccessTokenClaims {
+  iss: string
+  sub: string
+  aud: string
+  iat: number
+  exp: number
+  jti: string
+  token_type: 'access'
+  session_id: string
+  tenant_id: string
+  roles: string[]
+  scopes: string[]
+  amr: string[]
+  client_id: string
+}
+
+export interface RefreshTokenClaims {
+  iss: string
+  sub: string
+  aud: string
+  iat: number
+  exp: number
+  jti: string
+  token_type: 'refresh'
+  session_id: string
+  tenant_id: string
+}
+
+export interface TokenSubject {
+  clientId: string
+  tenantId: string
+  sessionId: string
+  roles: string[]
+  scopes: string[]
+}
+
+export const ACCESS_TOKEN_TYP = 'at+jwt'
+export const REFRESH_TOKEN_TYP = 'rt+jwt'
+
+export async function signAccessToken(keys: KeyStore, config: TokenConfig, subject: TokenSubject, now = Math.floor(Date.now() / 1000)) {
+  const claims: AccessTokenClaims = {
+    iss: config.publicBaseUrl,
+    sub: subject.clientId,
+    aud: config.tokenAudience,
+    iat: now,
+    exp: now + config.accessTokenTtl,
+    jti: randomUUID(),
+    token_type: 'access',
+    session_id: subject.sessionId,
+    tenant_id: subject.tenantId,
+    roles: subject.roles,
+    scopes: subject.scopes,
+    amr: ['client_secret'],
+    client_id: subject.clientId,
+  }
+  const { kid, privateKey } = keys.signingKey()
+  const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: SIGNING_ALG, kid, typ: ACCESS_TOKEN_TYP }).sign(privateKey)
+  return { token, claims }
+}
+
+export async function signRefreshToken(
+  keys: KeyStore,
+  config: TokenConfig,
+  subject: Pick<TokenSubject, 'clientId' | 'tenantId' | 'sessionId'>,
+  jti: string,
+  now = Math.floor(Date.now() / 1000),
+) {
+  const claims: RefreshTokenClaims = {
+    iss: config.publicBaseUrl,
+    sub: subject.clientId,
+    aud: config.tokenAudience,
+    iat: now,
+    exp: now + config.refreshTokenTtl,
+    jti,
+    token_type: 'refresh',
+    session_id: subject.sessionId,
+    tenant_id: subject.tenantId,
+  }
+  const { kid, privateKey } = keys.signingKey()
+  const token = await new SignJWT({ ...claims }).setProtectedHeader({ alg: SIGNING_ALG, kid, typ: REFRESH_TOKEN_TYP }).sign(privateKey)
+  return { token, claims }
+}

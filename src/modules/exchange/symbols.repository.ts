@@ -1,0 +1,56 @@
+import { sql, type Generated, type Insertable, type Selectable } from 'kysely'
+import type { Db, Decimal, Timestamp } from '../../db.ts'
+
+export interface SymbolTable {
+  uid: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  is_deleted: Generated<boolean>
+  meta_data: Record<string, unknown> | null
+  user_id: string
+  symbol: string
+  base: string
+  quote: string
+  price_precision: number
+  quantity_precision: number
+  min_order_quantity: Decimal
+  tick_size: Decimal
+  daily_fluctuation_price_limit_percent: Decimal
+  description: Generated<string>
+  is_active: Generated<boolean>
+  reference_price: Decimal | null
+}
+export type SymbolRow = Selectable<SymbolTable>
+
+/** Inserts a symbol or refreshes its trading rules; keeps uid, created_at and reference price. */
+export async function upsertSymbol(db: Db, symbol: Insertable<SymbolTable>): Promise<void> {
+  await db
+    .insertInto('symbols')
+    .values(symbol)
+    .onConflict((oc) =>
+      oc.column('symbol').doUpdateSet((eb) => ({
+        price_precision: eb.ref('excluded.price_precision'),
+        quantity_precision: eb.ref('excluded.quantity_precision'),
+        min_order_quantity: eb.ref('excluded.min_order_quantity'),
+        tick_size: eb.ref('excluded.tick_size'),
+        daily_fluctuation_price_limit_percent: eb.ref('excluded.daily_fluctuation_price_limit_percent'),
+        description: eb.ref('excluded.description'),
+        updated_at: sql<string>`timezone('utc', now())`,
+      })),
+    )
+    .execute()
+}
+
+export async function updateSymbolByName(
+  db: Db,
+  symbol: string,
+  changes: Partial<Pick<SymbolRow, 'is_active' | 'reference_price'>>,
+): Promise<SymbolRow | undefined> {
+  return db
+    .updateTable('symbols')
+    .set({ ...changes, updated_at: sql<string>`timezone('utc', now())` })
+    .where('symbol', '=', symbol)
+    .where('is_deleted', '=', false)
+    .returningAll()
+    .executeTakeFirst()
+}

@@ -1,0 +1,5 @@
+import type { Route } from './rest.ts'
+import { systemRoutes } from './modules/system/routes.ts'
+
+/** Every REST route, by module. */
+export const routes: Route[] = [...systemRoutes]

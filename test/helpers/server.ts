@@ -1,0 +1,114 @@
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core'
+import { print } from 'graphql'
+import { loadConfig, type Config } from '../../src/config.ts'
+import type { Services } from '../../src/context.ts'
+import { createLogger } from '../../src/logger.ts'
+import { createApp, listen, type RunningServer } from '../../src/server.ts'
+import { closeServices, openServices } from '../../src/services.ts'
+import { createTestDatabase, type TestDatabase } from './database.ts'
+
+export const TEST_BASE_URL = 'http://exchange.test'
+
+export interface TestServer {
+  url: string
+  services: Services
+  config: Config
+  database: TestDatabase
+  running: RunningServer
+  /** Stops the server and closes the database, keeping its data (for restart tests). */
+  stop: () => Promise<void>
+  /** Stops and removes the database. */
+  close: () => Promise<void>
+  request: (method: string, path: string, options?: RequestOptions) => Promise<TestResponse>
+  graphql: <TResult, TVariables>(
+    document: TypedDocumentNode<TResult, TVariables> | string,
+    variables?: TVariables,
+    options?: { token?: string; headers?: Record<string, string> },
+  ) => Promise<GraphQLTestResponse<TResult>>
+}
+
+export interface RequestOptions {
+  body?: unknown
+  /** Sent as is (for malformed-body tests); overrides `body`. */
+  rawBody?: string | Uint8Array
+  token?: string
+  headers?: Record<string, string>
+}
+
+export interface TestResponse {
+  status: number
+  headers: Headers
+  body: any
+  text: string
+}
+
+export interface GraphQLTestResponse<T> {
+  status: number
+  headers: Headers
+  data: T | null | undefined
+  errors: { message: string; path?: (string | number)[]; extensions: Record<string, any> }[] | undefined
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  database?: TestDatabase,
+): Promise<TestServer> {
+  const db = database ?? (await createTestDatabase())
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: TEST_BASE_URL,
+    ...db.env,
+    ...env,
+  })
+  const services = await openServices(config, createLogger(config))
+  const running = await listen(createApp(services), 0, '127.0.0.1')
+  const url = running.url
+  let stopped = false
+  const stop = async () => {
+    if (stopped) return
+    stopped = true
+    await running.close()
+    await closeServices(services)
+  }
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers }
+    let body: string | Uint8Array | undefined
+    if (options.rawBody !== undefined) body = options.rawBody
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body)
+      headers['content-type'] ??= 'application/json'
+    }
+    if (options.token) headers.authorization = `Bearer ${options.token}`
+    const response = await fetch(`${url}${path}`, { method, headers, body })
+    const text = await response.text()
+    let parsed: unknown = undefined
+    try {
+      parsed = text ? JSON.parse(text) : undefined
+    } catch {}
+    return { status: response.status, headers: response.headers, body: parsed, text }
+  }
+  const graphql: TestServer['graphql'] = async (document, variables, options = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...options.headers }
+    if (options.token) headers.authorization = `Bearer ${options.token}`
+    const query = typeof document === 'string' ? document : print(document)
+    const response = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) })
+    const json = (await response.json()) as { data?: any; errors?: any }
+    return { status: response.status, headers: response.headers, data: json.data, errors: json.errors }
+  }
+  return {
+    url,
+    services,
+    config,
+    database: db,
+    running,
+    stop,
+    close: async () => {
+      await stop()
+      await db.drop()
+    },
+    request,
+    graphql,
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  // graphql ships CJS and ESM builds; one copy must serve Pothos, Yoga and the tests alike.
+  resolve: { alias: { graphql: 'graphql/index.js' } },
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+})

@@ -116,10 +116,12 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, locat
 }
 
 /** Query strings arrive as text; these accept text (REST) or typed values (GraphQL) alike. */
-export const queryInt = z.preprocess(
-  (v) => (typeof v === 'string' && /^[+-]?\d+$/.test(v.trim()) ? Number(v) : v),
-  z.number({ error: (i) => (i.input === undefined ? undefined : 'value is not a valid integer') }).int(),
-)
+export const queryInt = z.unknown().transform((v, ctx) => {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v
+  if (typeof v === 'string' && /^[+-]?\d{1,15}$/.test(v.trim())) return Number(v)
+  customIssue(ctx, { type: 'type_error.integer', msg: 'value is not a valid integer', input: v })
+  return z.NEVER
+})
 
 export const queryBool = z.preprocess(
   (v) => {
@@ -132,11 +134,16 @@ export const queryBool = z.preprocess(
   z.boolean(),
 )
 
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/i
+
 /** ISO 8601 with a time part and a zone (`Z` or `±hh:mm`); normalised to a UTC timestamp string. */
 export const isoDateTime = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/i, 'invalid datetime format')
-  .refine((s) => !Number.isNaN(Date.parse(s.replace(' ', 'T'))), 'invalid datetime format')
+  .superRefine((s, ctx) => {
+    if (!ISO_DATETIME.test(s) || Number.isNaN(Date.parse(s.replace(' ', 'T')))) {
+      customIssue(ctx, { type: 'value_error.datetime', msg: 'invalid datetime format', input: s })
+    }
+  })
   .transform((s) => toUtcTimestamp(s))
 
 /** `2026-11-25T21:30:00.123456+03:30` → `2026-11-25 18:00:00.123456` (microseconds kept). */

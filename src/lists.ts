@@ -1,0 +1,131 @@
+import { sql, type SelectQueryBuilder } from 'kysely'
+import { z } from 'zod'
+import { formatTimestamp } from './db.ts'
+import { customIssue, isoDateTime, queryInt } from './validation.ts'
+
+/**
+ * What every list shares (DESIGN §6): paging, datetime ranges, `order_by`, the envelope with
+ * `heads`, and the common record fields. Modules add their own filters and columns.
+ */
+export const MAX_LIMIT = 100
+
+/** Fields every record carries, in the order the reference lists them. */
+export const COMMON_FIELDS = ['uid', 'created_at', 'updated_at', 'is_deleted', 'meta_data', 'user_id'] as const
+
+export interface CommonRow {
+  uid: string
+  created_at: string
+  updated_at: string
+  is_deleted: boolean
+  meta_data: Record<string, unknown> | null
+  user_id: string
+}
+
+export interface CommonRecord {
+  uid: string
+  created_at: string
+  updated_at: string
+  is_deleted: boolean
+  meta_data: Record<string, unknown> | null
+  user_id: string
+}
+
+export function commonRecord(row: CommonRow): CommonRecord {
+  return {
+    uid: row.uid,
+    created_at: formatTimestamp(row.created_at),
+    updated_at: formatTimestamp(row.updated_at),
+    is_deleted: row.is_deleted,
+    meta_data: row.meta_data,
+    user_id: row.user_id,
+  }
+}
+
+const ACRONYMS = new Set(['id', 'uid', 'irr', 'url'])
+
+/** `daily_fluctuation_price_limit_percent` → `Daily Fluctuation Price Limit Percent`, `uid` → `UID`. */
+export function headLabel(field: string): string {
+  return field
+    .split('_')
+    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join(' ')
+}
+
+export type Heads = Record<string, { en: string }>
+
+export function makeHeads(fields: readonly string[]): Heads {
+  return Object.fromEntries(fields.map((f) => [f, { en: headLabel(f) }]))
+}
+
+export interface ListEnvelope<T> {
+  heads: Heads
+  items: T[]
+  total: number
+  offset: number
+  limit: number
+}
+
+const pagingShape = {
+  offset: queryInt.pipe(z.number().int().min(0)).default(0),
+  limit: queryInt.pipe(z.number().int().min(1).max(MAX_LIMIT)).default(MAX_LIMIT),
+  created_at_from: isoDateTime.optional(),
+  created_at_to: isoDateTime.optional(),
+  updated_at_from: isoDateTime.optional(),
+  updated_at_to: isoDateTime.optional(),
+}
+
+/**
+ * The query schema of one list: the common parameters plus `filters`, with `order_by` limited to
+ * `orderable` (a `-` prefix sorts descending). Unknown parameters are `value_error.extra`.
+ */
+export function listQuerySchema<F extends z.ZodRawShape>(filters: F, orderable: readonly string[]) {
+  const orderBy = z
+    .string()
+    .default('created_at')
+    .superRefine((value, ctx) => {
+      if (!orderable.includes(value.replace(/^-/, ''))) {
+        const allowed = orderable.flatMap((f) => [f, `-${f}`])
+        customIssue(ctx, {
+          type: 'type_error.enum',
+          msg: `value is not a valid enumeration member; permitted: ${allowed.map((v) => `'${v}'`).join(', ')}`,
+          ctx: { enum_values: allowed },
+          input: value,
+        })
+      }
+    })
+  return z.strictObject({ ...pagingShape, order_by: orderBy, ...filters })
+}
+
+export interface ListQuery {
+  offset: number
+  limit: number
+  created_at_from?: string | undefined
+  created_at_to?: string | undefined
+  updated_at_from?: string | undefined
+  updated_at_to?: string | undefined
+  order_by: string
+}
+
+/**
+ * Applies the common datetime ranges to a query on `table` (which has created_at/updated_at and
+ * is_deleted). Deleted records are never listed.
+ */
+export function whereCommon<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, table: string, query: ListQuery): QB {
+  let q = qb.where(sql.ref(`${table}.is_deleted`), '=', false)
+  if (query.created_at_from) q = q.where(sql.ref(`${table}.created_at`), '>=', query.created_at_from)
+  if (query.created_at_to) q = q.where(sql.ref(`${table}.created_at`), '<=', query.created_at_to)
+  if (query.updated_at_from) q = q.where(sql.ref(`${table}.updated_at`), '>=', query.updated_at_from)
+  if (query.updated_at_to) q = q.where(sql.ref(`${table}.updated_at`), '<=', query.updated_at_to)
+  return q as QB
+}
+
+/** `order_by` (already validated against the list's fields), then `uid` so pages are stable. */
+export function orderAndPage<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, table: string, query: ListQuery): QB {
+  const descending = query.order_by.startsWith('-')
+  const field = query.order_by.replace(/^-/, '')
+  return qb
+    .orderBy(sql.ref(`${table}.${field}`), descending ? 'desc' : 'asc')
+    .orderBy(sql.ref(`${table}.uid`), descending ? 'desc' : 'asc')
+    .offset(query.offset)
+    .limit(query.limit) as QB
+}

@@ -119,8 +119,6 @@ export function locateJsonError(text: string): { position: number; message: stri
         ws()
         if (text[i] === ',') {
           i++
-          ws()
-          if (text[i] === '}') fail('Illegal trailing comma before end of object')
           continue
         }
         if (text[i] === '}') {
@@ -142,8 +140,6 @@ export function locateJsonError(text: string): { position: number; message: stri
         ws()
         if (text[i] === ',') {
           i++
-          ws()
-          if (text[i] === ']') fail('Illegal trailing comma before end of array')
           continue
         }
         if (text[i] === ']') {

@@ -17,6 +17,8 @@ async function main() {
     throw error
   }
   const logger = createLogger(config)
+  // A stray rejection is a bug to log, not a reason to drop every in-flight request.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'))
   let services
   try {
     services = await openServices(config, logger)

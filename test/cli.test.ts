@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../src/db.ts'
+import { createTestDatabase, onPostgres, type TestDatabase } from './helpers/database.ts'
+import { runCli } from './helpers/process.ts'
+import { startTestServer } from './helpers/server.ts'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(async () => {
+  await database?.drop()
+})
+
+const cli = (...args: string[]) => runCli(args, database.env)
+const lines = (text: string) => text.split('\n').filter(Boolean)
+
+describe('operator CLI', () => {
+  it('client create prints exactly one JSON line and stores only a digest of the secret', async () => {
+    const result = await cli('client', 'create', '--name', 'Bank A')
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(lines(result.stdout)).toHaveLength(1)
+    const created = JSON.parse(result.stdout)
+    expect(Object.keys(created)).toEqual(['client_id', 'client_secret', 'tenant_id', 'roles', 'scopes'])
+    expect(created.client_id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(created.tenant_id).toMatch(/^[0-9a-f-]{36}$/)
+    expect(created.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(created.roles).toEqual(['client'])
+    expect(created.scopes).toEqual(['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write'])
+
+    const handle = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, dbPoolSize: 1, statementTimeoutMs: 5000 })
+    try {
+      const row = await handle.db.selectFrom('clients').selectAll().where('id', '=', created.client_id).executeTakeFirstOrThrow()
+      expect(row.secret_digest).toBe(createHash('sha256').update(created.client_secret).digest('base64url'))
+      expect(JSON.stringify(row)).not.toContain(created.client_secret)
+    } finally {
+      await handle.close()
+    }
+  })
+
+  it('client create takes tenant, roles and scopes', async () => {
+    const first = JSON.parse((await cli('client', 'create', '--name', 'Bank B')).stdout)
+    const result = await cli('client', 'create', '--name', 'Bank B ops', '--tenant', first.tenant_id, '--roles', 'admin', '--scopes', 'symbols:read,orders:*')
+    expect(result.code).toBe(0)
+    const second = JSON.parse(result.stdout)
+    expect(second.tenant_id).toBe(first.tenant_id)
+    expect(second.roles).toEqual(['admin'])
+    expect(second.scopes).toEqual(['symbols:read', 'orders:*'])
+  })
+
+  it('rejects bad input with a clear message and changes nothing', async () => {
+    const before = lines((await cli('client', 'list')).stdout).length
+    const badScope = await cli('client', 'create', '--name', 'X', '--scopes', 'not a scope')
+    expect(badScope.code).toBe(1)
+    expect(badScope.stderr).toContain('scopes')
+    const badTenant = await cli('client', 'create', '--name', 'X', '--tenant', '00000000-0000-4000-8000-000000000000')
+    expect(badTenant.code).toBe(1)
+    expect(badTenant.stderr).toContain('does not exist')
+    const noName = await cli('client', 'create')
+    expect(noName.code).toBe(2)
+    expect(noName.stderr).toContain('--name')
+    const unknown = await cli('frobnicate')
+    expect(unknown.code).toBe(2)
+    expect(lines((await cli('client', 'list')).stdout)).toHaveLength(before)
+  })
+
+  it('lists, deactivates and rotates secrets of clients', async () => {
+    const created = JSON.parse((await cli('client', 'create', '--name', 'Bank C')).stdout)
+    const listed = lines((await cli('client', 'list')).stdout).map((l) => JSON.parse(l))
+    const entry = listed.find((c) => c.client_id === created.client_id)
+    expect(entry).toMatchObject({ client_id: created.client_id, name: 'Bank C', is_active: true })
+    expect(JSON.stringify(listed)).not.toContain('secret')
+
+    const rotated = JSON.parse((await cli('client', 'rotate-secret', created.client_id)).stdout)
+    expect(rotated.client_id).toBe(created.client_id)
+    expect(rotated.client_secret).not.toBe(created.client_secret)
+
+    const deactivated = JSON.parse((await cli('client', 'deactivate', created.client_id)).stdout)
+    expect(deactivated).toMatchObject({ client_id: created.client_id, is_active: false })
+    const missing = await cli('client', 'deactivate', 'not-a-uuid')
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain('does not exist')
+  })
+
+  it('lists and rotates signing keys', async () => {
+    await cli('db', 'migrate')
+    const rotated = JSON.parse((await cli('keys', 'rotate')).stdout)
+    expect(rotated.kid).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    const keys = lines((await cli('keys', 'list')).stdout).map((l) => JSON.parse(l))
+    expect(keys[0]).toMatchObject({ kid: rotated.kid, alg: 'EdDSA', signing: true, retired_at: null })
+    expect(JSON.stringify(keys)).not.toMatch(/"d"|private/)
+  })
+
+  it('seeds the demo market and manages symbols', async () => {
+    expect(JSON.parse((await cli('db', 'seed')).stdout)).toEqual({ currencies: 9, symbols: 8 })
+    expect(JSON.parse((await cli('db', 'seed')).stdout)).toEqual({ currencies: 9, symbols: 8 })
+    expect(JSON.parse((await cli('symbol', 'set-reference-price', 'USD-IRR', '1050000')).stdout)).toEqual({ symbol: 'USD-IRR', reference_price: '1050000' })
+    expect(JSON.parse((await cli('symbol', 'deactivate', 'USD-IRR')).stdout)).toEqual({ symbol: 'USD-IRR', is_active: false })
+    expect(JSON.parse((await cli('symbol', 'activate', 'USD-IRR')).stdout)).toEqual({ symbol: 'USD-IRR', is_active: true })
+    const bad = await cli('symbol', 'set-reference-price', 'USD-IRR', '-5')
+    expect(bad.code).toBe(1)
+    const unknown = await cli('symbol', 'activate', 'NOPE-IRR')
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('does not exist')
+  })
+})
+
+describe.skipIf(onPostgres)('embedded database', () => {
+  it('refuses clearly while a server holds it', async () => {
+    const own = await createTestDatabase()
+    const server = await startTestServer({}, own)
+    try {
+      const result = await runCli(['client', 'list'], own.env)
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain('is in use by another process')
+      expect(result.stderr).toContain('DATABASE_URL')
+    } finally {
+      await server.close()
+    }
+  })
+})

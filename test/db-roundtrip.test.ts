@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatTimestamp } from '../src/db.ts'
+import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+import { startTestServer, type TestServer } from './helpers/server.ts'
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer()
+  await seedDemoMarket(server.services.db)
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('database round trip', () => {
+  it('keeps microsecond timestamps and 30-digit decimals exactly', async () => {
+    const db = server.services.db
+    const uid = randomUUID()
+    const stamp = '2026-11-25 21:30:00.123456'
+    const big = '123456789012345678901234567890'
+    const tiny = '0.000000000000000000000000000001'
+    await db
+      .insertInto('symbols')
+      .values({
+        uid,
+        created_at: stamp,
+        updated_at: '2026-11-25 21:30:00.000100',
+        user_id: 'test',
+        meta_data: null,
+        symbol: 'BTC-IRR',
+        base: 'BTC',
+        quote: 'IRR',
+        price_precision: 0,
+        quantity_precision: 30,
+        min_order_quantity: tiny,
+        tick_size: big,
+        daily_fluctuation_price_limit_percent: '12.345678901234567890123456789',
+      })
+      .execute()
+    const row = await db.selectFrom('symbols').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow()
+    expect(row.created_at).toBe(stamp)
+    expect(formatTimestamp(row.created_at)).toBe('2026-11-25T21:30:00.123456')
+    expect(formatTimestamp(row.updated_at)).toBe('2026-11-25T21:30:00.000100')
+    expect(row.tick_size).toBe(big)
+    expect(row.min_order_quantity).toBe(tiny)
+    expect(row.daily_fluctuation_price_limit_percent).toBe('12.345678901234567890123456789')
+  })
+
+  it('stamps new rows in UTC with microseconds', async () => {
+    const row = await server.services.db.selectFrom('symbols').select('created_at').where('symbol', '=', 'USD-IRR').executeTakeFirstOrThrow()
+    expect(formatTimestamp(row.created_at)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/)
+    const ageMs = Date.now() - Date.parse(`${formatTimestamp(row.created_at)}Z`)
+    expect(Math.abs(ageMs)).toBeLessThan(5 * 60_000)
+  })
+
+  it('enforces the constraints the design names', async () => {
+    const db = server.services.db
+    const base = { user_id: 'test', meta_data: null, price_precision: 0, quantity_precision: 0, min_order_quantity: '1', tick_size: '1', daily_fluctuation_price_limit_percent: '5' }
+    // unique symbol
+    await expect(db.insertInto('symbols').values({ ...base, uid: randomUUID(), symbol: 'USD-IRR', base: 'USD', quote: 'IRR' }).execute()).rejects.toMatchObject({ code: '23505' })
+    // currency foreign key
+    await expect(db.insertInto('symbols').values({ ...base, uid: randomUUID(), symbol: 'XXX-IRR', base: 'XXX', quote: 'IRR' }).execute()).rejects.toMatchObject({ code: '23503' })
+  })
+
+  it('seeds idempotently', async () => {
+    const before = await server.services.db.selectFrom('symbols').select(['uid', 'symbol', 'created_at']).orderBy('symbol').execute()
+    await seedDemoMarket(server.services.db)
+    const after = await server.services.db.selectFrom('symbols').select(['uid', 'symbol', 'created_at']).orderBy('symbol').execute()
+    expect(after).toEqual(before)
+    const currencies = await server.services.db.selectFrom('currencies').selectAll().execute()
+    expect(currencies.map((c) => c.code).sort()).toEqual(['AED', 'BTC', 'CNY', 'ETH', 'EUR', 'IRR', 'IRT', 'USD', 'USDT'])
+    expect(currencies.find((c) => c.code === 'IRR')!.unit_value_irr).toBe(1)
+    const symbols = await server.services.db.selectFrom('symbols').selectAll().execute()
+    expect(symbols.some((s) => s.price_precision === 0)).toBe(true)
+    expect(symbols.some((s) => s.quantity_precision < 0)).toBe(true)
+    expect(symbols.some((s) => !s.is_active)).toBe(true)
+  })
+})

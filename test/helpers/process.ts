@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx')
+
+/** Environment for child processes: the test's own, less anything that would point them elsewhere. */
+export function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const base = { ...process.env }
+  delete base.DATABASE_URL
+  delete base.DATA_DIR
+  delete base.PORT
+  return { ...base, LOG_LEVEL: 'info', ...env }
+}
+
+export interface CommandResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CommandResult> {
+  return runTs('src/cli.ts', args, env)
+}
+
+export function runTs(script: string, args: string[], env: Record<string, string | undefined>): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+export interface ServerProcess {
+  child: ChildProcess
+  url: string
+  output: () => string
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>
+}
+
+/** Starts `src/main.ts` in its own process and waits until it listens. */
+export function startServerProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    let settled = false
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))
+    const timer = setTimeout(() => {
+      if (settled) return
+      settled = true
+      child.kill('SIGKILL')
+      reject(new Error(`server did not start in ${timeoutMs} ms:\n${output}`))
+    }, timeoutMs)
+    const onData = (d: Buffer) => {
+      output += d
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      if (m && !settled) {
+        settled = true
+        clearTimeout(timer)
+        resolve({
+          child,
+          url: m[1]!,
+          output: () => output,
+          stop: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null) child.kill(signal)
+            return exited
+          },
+        })
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.on('exit', (code) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code} before listening:\n${output}`))
+    })
+  })
+}

@@ -1,0 +1,229 @@
+/**
+ * npm run bench — drives the service and a raw node:http baseline with autocannon in one run and
+ * prints req/s, p50, p99, errors and the ratio to the baseline; writes bench/results.json.
+ *
+ * DATABASE_URL set → a throwaway database on that PostgreSQL server (dropped afterwards);
+ * otherwise the embedded database in a temporary DATA_DIR.
+ * BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
+ * BENCH_ONLY (comma-separated scenario names).
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import pg from 'pg'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx')
+const env = process.env
+const DURATION = Number(env.BENCH_DURATION ?? 10)
+const WARMUP = Number(env.BENCH_WARMUP ?? 3)
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50)
+const ONLY = env.BENCH_ONLY?.split(',').map((s) => s.trim())
+
+interface Child {
+  url: string
+  process: ChildProcess
+  stop: () => Promise<void>
+}
+
+function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    const onData = (d: Buffer) => {
+      output += d
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(output)
+      if (m) {
+        child.stdout!.off('data', onData)
+        child.stderr!.off('data', onData)
+        resolve({
+          url: m[1]!,
+          process: child,
+          stop: () =>
+            new Promise((r) => {
+              if (child.exitCode !== null) return r()
+              child.once('exit', () => r())
+              child.kill('SIGTERM')
+            }),
+        })
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)))
+  })
+}
+
+function run(args: string[], childEnv: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} failed: ${err}`))))
+  })
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<any> {
+  const res = await fetch(url, init)
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url} → ${res.status}: ${text.slice(0, 300)}`)
+  return JSON.parse(text)
+}
+
+interface Scenario {
+  name: string
+  target: 'service' | 'baseline'
+  options: (url: string) => Partial<autocannon.Options>
+}
+
+interface Result {
+  scenario: string
+  requestsPerSec: number
+  p50: number
+  p99: number
+  errors: number
+  non2xx: number
+  total: number
+  ratio?: number
+}
+
+async function measure(scenario: Scenario, url: string): Promise<Result> {
+  const base: autocannon.Options = { url, connections: CONNECTIONS, pipelining: 1 }
+  await autocannon({ ...base, ...scenario.options(url), duration: WARMUP })
+  const r = await autocannon({ ...base, ...scenario.options(url), duration: DURATION })
+  return {
+    scenario: scenario.name,
+    requestsPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts + r.non2xx + (r.mismatches ?? 0),
+    non2xx: r.non2xx,
+    total: r.requests.total,
+  }
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-bench-'))
+  const serviceEnv: NodeJS.ProcessEnv = {
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    // The limits would otherwise be what is measured.
+    RATE_LIMIT_LOGIN_PER_MIN: '100000000',
+    RATE_LIMIT_API_PER_MIN: '100000000',
+  }
+  let dropDatabase: (() => Promise<void>) | undefined
+  let credentials: { client_id: string; client_secret: string }
+  if (env.DATABASE_URL) {
+    const name = `exchange_bench_${randomBytes(4).toString('hex')}`
+    const admin = new pg.Client({ connectionString: env.DATABASE_URL })
+    await admin.connect()
+    await admin.query(`CREATE DATABASE ${name}`)
+    await admin.end()
+    const url = new URL(env.DATABASE_URL)
+    url.pathname = `/${name}`
+    serviceEnv.DATABASE_URL = url.toString()
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: env.DATABASE_URL })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    }
+    await run(['src/cli.ts', 'db', 'seed'], serviceEnv)
+    credentials = JSON.parse(await run(['src/cli.ts', 'client', 'create', '--name', 'Bench Bank'], serviceEnv))
+  } else {
+    delete serviceEnv.DATABASE_URL
+  }
+
+  const service = await startChild('src/main.ts', [], serviceEnv)
+  let baseline: Child | undefined
+  try {
+    if (!env.DATABASE_URL) credentials = JSON.parse(readFileSync(path.join(dataDir, 'demo-client.json'), 'utf8'))
+    const loginBody = JSON.stringify({ client_id: credentials!.client_id, client_secret: credentials!.client_secret })
+    const login = () => json(`${service.url}/api/sso/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody })
+    const token: string = (await login()).tokens.access
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+
+    const symbolsBytes = Buffer.from(await (await fetch(`${service.url}/api/exchange/v1/symbols`, { headers: auth })).arrayBuffer())
+    baseline = await startChild('bench/baseline.ts', [], { ...env, BASELINE_BODY_B64: symbolsBytes.toString('base64') })
+
+    const graphqlQuery = JSON.stringify({
+      query: `{ symbols(limit: 100) { total offset limit items { uid createdAt updatedAt isDeleted metaData userId symbol pricePrecision quantityPrecision minOrderQuantity tickSize dailyFluctuationPriceLimitPercent description isActive properties { symbol precision icon isCrypto color unitValueIrr name { fa en } } } } }`,
+    })
+    // Refresh tokens are single-use: a shared pool, refilled by each response.
+    const refreshPool: string[] = []
+    for (let i = 0; i < CONNECTIONS * 3; i++) refreshPool.push((await login()).tokens.refresh)
+
+    const scenarios: Scenario[] = [
+      { name: 'baseline (node:http, precomputed bytes)', target: 'baseline', options: () => ({}) },
+      { name: 'REST symbols (same token)', target: 'service', options: (url) => ({ url: `${url}/api/exchange/v1/symbols`, headers: auth }) },
+      { name: 'GraphQL symbols (same data)', target: 'service', options: (url) => ({ url: `${url}/graphql`, method: 'POST', headers: auth, body: graphqlQuery }) },
+      { name: 'login', target: 'service', options: (url) => ({ url: `${url}/api/sso/v1/auth/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody }) },
+      {
+        name: 'refresh (fresh token per request)',
+        target: 'service',
+        options: () => ({
+          requests: [
+            {
+              method: 'POST',
+              path: '/api/sso/v1/auth/refresh',
+              headers: { 'content-type': 'application/json' },
+              setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ refresh_token: refreshPool.shift() ?? 'exhausted' }) }),
+              onResponse: (status: number, body: string) => {
+                if (status === 200) refreshPool.push(JSON.parse(body).tokens.refresh)
+              },
+            },
+          ],
+        }),
+      },
+      {
+        name: 'order creation',
+        target: 'service',
+        options: (url) => ({
+          url: `${url}/api/exchange/v1/orders`,
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ symbol: 'BTC-USDT', side: 'buy', type: 'limit', quantity: '0.01', price: '65000.00' }),
+        }),
+      },
+      { name: 'orders list', target: 'service', options: (url) => ({ url: `${url}/api/exchange/v1/orders?limit=100`, headers: auth }) },
+    ]
+
+    const results: Result[] = []
+    for (const scenario of scenarios) {
+      if (ONLY && scenario.target !== 'baseline' && !ONLY.some((o) => scenario.name.startsWith(o))) continue
+      const url = scenario.target === 'baseline' ? baseline.url : service.url
+      process.stderr.write(`running: ${scenario.name}\n`)
+      results.push(await measure(scenario, url))
+    }
+    const base = results[0]!.requestsPerSec
+    for (const r of results) r.ratio = Number((r.requestsPerSec / base).toFixed(3))
+
+    const header = `| scenario | req/s | p50 ms | p99 ms | errors | ratio to baseline |`
+    const rows = results.map((r) => `| ${r.scenario} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.ratio!.toFixed(3)}× |`)
+    const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
+    process.stdout.write(`\nDatabase: ${database}; ${CONNECTIONS} connections; ${DURATION}s measured after ${WARMUP}s warm-up\n\n${header}\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`)
+    writeFileSync(
+      path.join(ROOT, 'bench/results.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results }, null, 2)}\n`,
+    )
+  } finally {
+    await baseline?.stop()
+    await service.stop()
+    await dropDatabase?.()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})

@@ -20,6 +20,12 @@ export type Scalars = {
   JSON: { input: unknown; output: unknown; }
 };
 
+export type CreateUserInput = {
+  email: Scalars['String']['input'];
+  /** 3 to 64 of A-Z a-z 0-9 _ . -, unique (ignoring case) in the tenant. */
+  username: Scalars['String']['input'];
+};
+
 /** Liveness of the service and its database. */
 export type Health = {
   __typename?: 'Health';
@@ -27,9 +33,97 @@ export type Health = {
   status: Scalars['String']['output'];
 };
 
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Creates a user in the caller's tenant. Requires users:write. */
+  createUser: User;
+};
+
+
+export type MutationCreateUserArgs = {
+  input: CreateUserInput;
+};
+
 export type Query = {
   __typename?: 'Query';
   health: Health;
+  /** One user by uid. Requires users:read. */
+  user?: Maybe<User>;
+  /** Users of the caller's tenant (every tenant for admins). Requires users:read. */
+  users: UserPage;
+};
+
+
+export type QueryUserArgs = {
+  uid: Scalars['ID']['input'];
+};
+
+
+export type QueryUsersArgs = {
+  filter?: InputMaybe<UserFilter>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  orderBy?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A person who acts for a bank (tenant). */
+export type User = {
+  __typename?: 'User';
+  createdAt: Scalars['DateTime']['output'];
+  email: Scalars['String']['output'];
+  isActive: Scalars['Boolean']['output'];
+  isDeleted: Scalars['Boolean']['output'];
+  metaData?: Maybe<Scalars['JSON']['output']>;
+  tenantId: Scalars['ID']['output'];
+  uid: Scalars['ID']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+  /** The client that created the record. */
+  userId: Scalars['ID']['output'];
+  username: Scalars['String']['output'];
+};
+
+export type UserFilter = {
+  createdAtFrom?: InputMaybe<Scalars['DateTime']['input']>;
+  createdAtTo?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Exact email address, compared case-insensitively. */
+  email?: InputMaybe<Scalars['String']['input']>;
+  /** Another tenant's id is allowed for admins only. */
+  tenantId?: InputMaybe<Scalars['ID']['input']>;
+  updatedAtFrom?: InputMaybe<Scalars['DateTime']['input']>;
+  updatedAtTo?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Exact username, compared case-insensitively. */
+  username?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** One page of users, as the REST list envelope. */
+export type UserPage = {
+  __typename?: 'UserPage';
+  /** Display labels keyed by REST field name. */
+  heads: Scalars['JSON']['output'];
+  items: Array<User>;
+  limit: Scalars['Int']['output'];
+  offset: Scalars['Int']['output'];
+  /** Number of users matching the filter, over all pages. */
+  total: Scalars['Int']['output'];
+};
+
+export type CreateUserInput = {
+  email: string;
+  /** 3 to 64 of A-Z a-z 0-9 _ . -, unique (ignoring case) in the tenant. */
+  username: string;
+};
+
+export type UserFilter = {
+  createdAtFrom?: string | null | undefined;
+  createdAtTo?: string | null | undefined;
+  /** Exact email address, compared case-insensitively. */
+  email?: string | null | undefined;
+  /** Another tenant's id is allowed for admins only. */
+  tenantId?: string | number | null | undefined;
+  updatedAtFrom?: string | null | undefined;
+  updatedAtTo?: string | null | undefined;
+  /** Exact username, compared case-insensitively. */
+  username?: string | null | undefined;
 };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
@@ -37,5 +131,34 @@ export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type HealthQuery = { health: { status: string, database: string } };
 
+export type UserFieldsFragment = { uid: string, createdAt: string, updatedAt: string, isDeleted: boolean, metaData: unknown, userId: string, tenantId: string, username: string, email: string, isActive: boolean };
 
+export type UsersQueryVariables = Exact<{
+  filter?: UserFilter | null | undefined;
+  offset?: number | null | undefined;
+  limit?: number | null | undefined;
+  orderBy?: string | null | undefined;
+}>;
+
+
+export type UsersQuery = { users: { heads: unknown, total: number, offset: number, limit: number, items: Array<{ uid: string, createdAt: string, updatedAt: string, isDeleted: boolean, metaData: unknown, userId: string, tenantId: string, username: string, email: string, isActive: boolean }> } };
+
+export type UserQueryVariables = Exact<{
+  uid: string | number;
+}>;
+
+
+export type UserQuery = { user: { uid: string, createdAt: string, updatedAt: string, isDeleted: boolean, metaData: unknown, userId: string, tenantId: string, username: string, email: string, isActive: boolean } | null };
+
+export type CreateUserMutationVariables = Exact<{
+  input: CreateUserInput;
+}>;
+
+
+export type CreateUserMutation = { createUser: { uid: string, createdAt: string, updatedAt: string, isDeleted: boolean, metaData: unknown, userId: string, tenantId: string, username: string, email: string, isActive: boolean } };
+
+export const UserFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uid"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"isDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"metaData"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"tenantId"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}}]}}]} as unknown as DocumentNode<UserFieldsFragment, unknown>;
 export const HealthDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Health"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"health"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"database"}}]}}]}}]} as unknown as DocumentNode<HealthQuery, HealthQueryVariables>;
+export const UsersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Users"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"UserFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"offset"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"users"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"offset"},"value":{"kind":"Variable","name":{"kind":"Name","value":"offset"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"heads"}},{"kind":"Field","name":{"kind":"Name","value":"items"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"UserFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"limit"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uid"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"isDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"metaData"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"tenantId"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}}]}}]} as unknown as DocumentNode<UsersQuery, UsersQueryVariables>;
+export const UserDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"User"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"uid"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"uid"},"value":{"kind":"Variable","name":{"kind":"Name","value":"uid"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"UserFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uid"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"isDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"metaData"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"tenantId"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}}]}}]} as unknown as DocumentNode<UserQuery, UserQueryVariables>;
+export const CreateUserDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateUser"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateUserInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createUser"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"UserFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"uid"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"isDeleted"}},{"kind":"Field","name":{"kind":"Name","value":"metaData"}},{"kind":"Field","name":{"kind":"Name","value":"userId"}},{"kind":"Field","name":{"kind":"Name","value":"tenantId"}},{"kind":"Field","name":{"kind":"Name","value":"username"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"isActive"}}]}}]} as unknown as DocumentNode<CreateUserMutation, CreateUserMutationVariables>;

@@ -90,7 +90,7 @@ function issueToDetail(issue: z.core.$ZodIssue, location: Location, root: unknow
       if (issue.format === 'email') return [{ type: 'value_error.email', loc, msg: 'value is not a valid email address', input }]
       if (issue.format === 'datetime') return [{ type: 'value_error.datetime', loc, msg: 'invalid datetime format', input }]
       if (issue.format === 'uuid') return [{ type: 'type_error.uuid', loc, msg: 'value is not a valid uuid', input }]
-      if (issue.format === 'regex') return [{ type: 'value_error.str.regex', loc, msg: issue.message, input, ctx: { pattern: issue.pattern } }]
+      if (issue.format === 'regex') return [{ type: 'value_error.str.regex', loc, msg: issue.message, input, ctx: { pattern: regexSource(issue.pattern) } }]
       return [{ type: `value_error.${issue.format}`, loc, msg: issue.message, input }]
     }
     case 'custom': {
@@ -102,6 +102,11 @@ function issueToDetail(issue: z.core.$ZodIssue, location: Location, root: unknow
     default:
       return [{ type: 'value_error', loc, msg: issue.message, input }]
   }
+}
+
+/** zod reports a pattern as a JS literal (`/^a+$/u`); pydantic's ctx carries the bare pattern (`^a+$`). */
+function regexSource(pattern: string | undefined): string | undefined {
+  return pattern === undefined ? undefined : (/^\/(.*)\/[a-z]*$/s.exec(pattern)?.[1] ?? pattern)
 }
 
 export function zodErrorToDetail(error: z.ZodError, location: Location, root: unknown): ValidationIssue[] {

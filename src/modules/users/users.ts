@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { assertTenantAccess, isAdmin } from '../../auth-context.ts'
+import type { RequestContext } from '../../context.ts'
+import { conflict, notFound } from '../../errors.ts'
+import { COMMON_FIELDS, commonRecord, listQuerySchema, makeHeads, type CommonRecord, type ListEnvelope } from '../../lists.ts'
+import { parseInput } from '../../validation.ts'
+import { findUserByUid, insertUser, listUserRows, USERNAME_UNIQUE_CONSTRAINTS, type UserRow } from './users.repository.ts'
+
+/**
+ * Tenant users: the people who act for a bank (DESIGN §6). A caller sees and creates users of its
+ * own tenant only; the `admin` role reads across tenants.
+ */
+export interface UserRecord extends CommonRecord {
+  tenant_id: string
+  username: string
+  email: string
+  is_active: boolean
+}
+
+export const USER_FIELDS = [...COMMON_FIELDS, 'tenant_id', 'username', 'email', 'is_active'] as const
+
+/** As in the reference's list envelope (seed 2.5), heads also name `id` and `revision_id`, which items do not carry. */
+export const userHeads = makeHeads(['id', 'revision_id', ...USER_FIELDS])
+
+const USERNAME_SOURCE = '^[A-Za-z0-9_.-]+$'
+const MAX_EMAIL_LENGTH = 254 // RFC 5321 path limit
+
+/** The domain of an address is case-insensitive; the local part is kept as given (RFC 5321 §2.4). */
+function lowerCaseDomain(email: string): string {
+  const at = email.lastIndexOf('@')
+  return email.slice(0, at) + email.slice(at).toLowerCase()
+}
+
+/** Fields other than these are ignored, as FastAPI models do by default. */
+export const createUserInput = z.object({
+  username: z
+    .string()
+    .min(3, { abort: true })
+    .max(64, { abort: true })
+    .regex(new RegExp(USERNAME_SOURCE), `string does not match regex "${USERNAME_SOURCE}"`),
+  email: z.string().trim().max(MAX_EMAIL_LENGTH, { abort: true }).pipe(z.email()).transform(lowerCaseDomain),
+})
+export type CreateUserInput = z.input<typeof createUserInput>
+
+const uidPattern = z.guid()
+
+export const listUsersQuery = listQuerySchema(
+  {
+    username: z.string().optional(),
+    email: z.string().trim().optional(),
+    tenant_id: z.uuid().optional(),
+  },
+  USER_FIELDS,
+)
+
+export function toUserRecord(row: UserRow): UserRecord {
+  return { ...commonRecord(row), tenant_id: row.tenant_id, username: row.username, email: row.email, is_active: row.is_active }
+}
+
+export async function createUser(ctx: RequestContext, input: unknown): Promise<UserRecord> {
+  const principal = await ctx.auth.require('users:write')
+  const data = parseInput(createUserInput, input, 'body')
+  try {
+    const row = await insertUser(ctx.db, {
+      uid: randomUUID(),
+      user_id: principal.clientId,
+      tenant_id: principal.tenantId,
+      username: data.username,
+      email: data.email,
+      meta_data: null,
+    })
+    return toUserRecord(row)
+  } catch (error) {
+    // The unique index decides, so concurrent creations of one username yield exactly one user.
+    if (isUniqueViolation(error, USERNAME_UNIQUE_CONSTRAINTS)) {
+      throw conflict(`Username "${data.username}" is already in use in this tenant`)
+    }
+    throw error
+  }
+}
+
+export async function getUser(ctx: RequestContext, uid: string): Promise<UserRecord> {
+  const principal = await ctx.auth.require('users:read')
+  const row = uidPattern.safeParse(uid).success ? await findUserByUid(ctx.db, uid) : undefined
+  if (!row) throw notFound('User not found')
+  assertTenantAccess(principal, row.tenant_id)
+  return toUserRecord(row)
+}
+
+/** Lists the caller's tenant; admins list every tenant unless they filter by `tenant_id`. */
+export async function listUsers(ctx: RequestContext, input: unknown): Promise<ListEnvelope<UserRecord>> {
+  const principal = await ctx.auth.require('users:read')
+  const query = parseInput(listUsersQuery, input, 'query')
+  if (query.tenant_id !== undefined) assertTenantAccess(principal, query.tenant_id)
+  const tenantId = query.tenant_id ?? (isAdmin(principal) ? undefined : principal.tenantId)
+  const { rows, total } = await listUserRows(ctx.db, { tenant_id: tenantId, username: query.username, email: query.email }, query)
+  return { heads: userHeads, items: rows.map(toUserRecord), total, offset: query.offset, limit: query.limit }
+}
+
+function isUniqueViolation(error: unknown, constraints: string[]): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null
+  return e?.code === '23505' && typeof e.constraint === 'string' && constraints.includes(e.constraint)
+}

@@ -5,7 +5,7 @@ const config: CodegenConfig = {
   documents: ['test/operations/**/*.graphql'],
   generates: {
     'test/generated/graphql.ts': {
-      plugins: ['typescript', 'typescript-operations', 'typed-document-node'],
+      plugins: ['typescript-operations', 'typed-document-node'],
       config: {
         scalars: { Decimal: 'string', DateTime: 'string', JSON: 'unknown' },
         enumsAsTypes: true,

@@ -1,5 +1,6 @@
 import type { Route } from './rest.ts'
 import { systemRoutes } from './modules/system/routes.ts'
+import { exchangeRoutes } from './modules/exchange/routes.ts'
 
 /** Every REST route, by module. */
-export const routes: Route[] = [...systemRoutes]
+export const routes: Route[] = [...systemRoutes, ...exchangeRoutes]

@@ -73,6 +73,8 @@ function issueToDetail(issue: z.core.$ZodIssue, location: Location, root: unknow
       return [{ type: 'value_error.number.not_ge', loc, msg: `ensure this value is greater than or equal to ${limit}`, input, ctx: { limit_value: limit } }]
     }
     case 'invalid_value': {
+      // zod reports an absent enum field as a wrong value; the reference calls it missing.
+      if (input === undefined) return [{ type: 'missing', loc, msg: 'Field required' }]
       const values = issue.values.map(String)
       return [
         {

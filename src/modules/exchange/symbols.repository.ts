@@ -1,5 +1,8 @@
 import { sql, type Generated, type Insertable, type Selectable } from 'kysely'
 import type { Db, Decimal, Timestamp } from '../../db.ts'
+import { orderAndPage, whereCommon } from '../../lists.ts'
+import { countAll, totalOverAll, withTotal, type PageRows } from './page-rows.ts'
+import type { SymbolListQuery } from './symbols.ts'
 
 export interface SymbolTable {
   uid: string
@@ -53,4 +56,30 @@ export async function updateSymbolByName(
     .where('is_deleted', '=', false)
     .returningAll()
     .executeTakeFirst()
+}
+
+export async function findSymbolByName(db: Db, symbol: string): Promise<SymbolRow | undefined> {
+  return db.selectFrom('symbols').selectAll().where('symbol', '=', symbol).where('is_deleted', '=', false).executeTakeFirst()
+}
+
+/** For loaders resolving an order's market: a soft-deleted symbol is still the market an order was placed on. */
+export async function findSymbolsByNames(db: Db, symbols: readonly string[]): Promise<SymbolRow[]> {
+  if (symbols.length === 0) return []
+  return db.selectFrom('symbols').selectAll().where('symbol', 'in', [...symbols]).execute()
+}
+
+function filteredSymbols(db: Db, query: SymbolListQuery) {
+  let q = whereCommon(db.selectFrom('symbols'), 'symbols', query)
+  if (query.symbol !== undefined) q = q.where('symbols.symbol', '=', query.symbol)
+  if (query.is_active !== undefined) q = q.where('symbols.is_active', '=', query.is_active)
+  return q
+}
+
+/** One page and the number of all matching symbols, in one statement (the symbol list is the hottest call). */
+export async function listSymbolRows(db: Db, query: SymbolListQuery): Promise<PageRows<SymbolRow>> {
+  const rows = await orderAndPage(filteredSymbols(db, query).selectAll('symbols').select(totalOverAll), 'symbols', query).execute()
+  return withTotal(rows, query, async () => {
+    const { count } = await filteredSymbols(db, query).select(countAll).executeTakeFirstOrThrow()
+    return count
+  })
 }

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { assertTenantAccess, isAdmin, type Principal } from '../../auth-context.ts'
+import type { RequestContext } from '../../context.ts'
+import { conflict, forbidden, notFound, validationError } from '../../errors.ts'
+import { COMMON_FIELDS, listQuerySchema } from '../../lists.ts'
+import { parseInput } from '../../validation.ts'
+import { decimalFromStore, decimalsEqual } from './decimal.ts'
+import { inFieldOrder, ORDER_SIDES, ORDER_STATUSES, parseOrderFields, type CreateOrderFields } from './order-input.ts'
+import { marketRuleIssues } from './order-rules.ts'
+import {
+  cancelOpenOrder,
+  findOrder,
+  findOrderByClientOrderId,
+  insertOrder,
+  listOrderRows,
+  type OrderRow,
+} from './orders.repository.ts'
+import type { Page } from './page-rows.ts'
+import { findSymbolByName } from './symbols.repository.ts'
+import { symbolName } from './symbols.ts'
+
+export const ORDERS_READ = 'orders:read'
+export const ORDERS_WRITE = 'orders:write'
+
+/** An order record's fields (DESIGN §6), in order. */
+export const ORDER_FIELDS = [
+  ...COMMON_FIELDS,
+  'tenant_id',
+  'client_order_id',
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'price',
+  'status',
+  'filled_quantity',
+] as const
+
+const ORDER_ORDERABLE = ORDER_FIELDS.filter((f) => f !== 'meta_data' && f !== 'is_deleted')
+
+export const orderListQuery = listQuerySchema(
+  { symbol: symbolName.optional(), side: z.enum(ORDER_SIDES).optional(), status: z.enum(ORDER_STATUSES).optional() },
+  ORDER_ORDERABLE,
+)
+export type OrderListQuery = z.infer<typeof orderListQuery>
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export interface CreatedOrder {
+  order: OrderRow
+  /** False when the tenant's `client_order_id` already named this order (a retried submission). */
+  created: boolean
+}
+
+/**
+ * Places an order. `readBody` is called after the caller is authorised, so a bad token or a
+ * missing scope is reported before anything about the body.
+ */
+export async function createOrder(ctx: RequestContext, readBody: () => unknown): Promise<CreatedOrder> {
+  const principal = await ctx.auth.require(ORDERS_WRITE)
+  const parsed = parseOrderFields(await readBody())
+  const { fields } = parsed
+  const market = fields.symbol !== undefined ? await findSymbolByName(ctx.db, fields.symbol) : undefined
+  const issues = [...parsed.issues, ...marketRuleIssues(parsed, market)]
+  const clientOrderId = fields.client_order_id ?? null
+
+  if (issues.length > 0) {
+    // A retry must get the original answer even if the market's rules changed since.
+    const existing = clientOrderId ? await findOrderByClientOrderId(ctx.db, principal.tenantId, clientOrderId) : undefined
+    if (existing) return replay(existing, fields)
+    throw validationError(inFieldOrder(issues))
+  }
+
+  const order = fields as CreateOrderFields
+  const row = await insertOrder(ctx.db, {
+    uid: randomUUID(),
+    meta_data: null,
+    user_id: principal.clientId,
+    tenant_id: principal.tenantId,
+    client_order_id: clientOrderId,
+    symbol: market!.symbol,
+    side: order.side,
+    type: order.type,
+    quantity: order.quantity.text,
+    price: order.price?.text ?? null,
+    // No matching engine yet (DESIGN §6): limit orders rest, market orders are immediate-or-cancel.
+    status: order.type === 'limit' ? 'open' : 'cancelled',
+    filled_quantity: '0',
+  })
+  if (row) return { order: row, created: true }
+
+  const existing = await findOrderByClientOrderId(ctx.db, principal.tenantId, clientOrderId!)
+  if (!existing) throw new Error('order insert conflicted, yet no order holds its client_order_id')
+  return replay(existing, fields)
+}
+
+/** The same request again answers the existing order; another request under its id is a conflict. */
+function replay(existing: OrderRow, fields: Partial<CreateOrderFields>): CreatedOrder {
+  if (sameRequest(existing, fields)) return { order: existing, created: false }
+  throw conflict(`client_order_id ${existing.client_order_id} was already used for a different order (${existing.uid})`)
+}
+
+/** Decimals compare by value: `"1.50"` resubmitted as `"1.5"` is the same order. */
+function sameRequest(existing: OrderRow, fields: Partial<CreateOrderFields>): boolean {
+  const price = fields.price ?? null
+  return (
+    fields.symbol === existing.symbol &&
+    fields.side === existing.side &&
+    fields.type === existing.type &&
+    fields.quantity !== undefined &&
+    decimalsEqual(fields.quantity.value, decimalFromStore(existing.quantity)) &&
+    (price === null || existing.price === null ? price === existing.price : decimalsEqual(price.value, decimalFromStore(existing.price)))
+  )
+}
+
+/** Clients see their tenant's orders; admins see every tenant's. */
+export async function listOrders(ctx: RequestContext, input: unknown): Promise<Page<OrderRow>> {
+  const principal = await ctx.auth.require(ORDERS_READ)
+  const query = parseInput(orderListQuery, input, 'query')
+  const page = await listOrderRows(ctx.db, query, isAdmin(principal) ? undefined : principal.tenantId)
+  return { ...page, offset: query.offset, limit: query.limit }
+}
+
+export async function getOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
+  const principal = await ctx.auth.require(ORDERS_READ)
+  const row = await existingOrder(ctx, uid)
+  assertTenantAccess(principal, row.tenant_id)
+  return row
+}
+
+/**
+ * Cancels an open or partially filled order of the caller's tenant. Admins read across tenants
+ * but do not trade for them, so another tenant's order is 403 for everyone.
+ */
+export async function cancelOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
+  const principal = await ctx.auth.require(ORDERS_WRITE)
+  if (UUID.test(uid)) {
+    const cancelled = await cancelOpenOrder(ctx.db, uid, principal.tenantId)
+    if (cancelled) return cancelled
+  }
+  const row = await existingOrder(ctx, uid)
+  assertOwnTenant(principal, row.tenant_id)
+  throw conflict(`Order ${uid} is ${row.status}; only open or partially filled orders can be cancelled`)
+}
+
+/** A uid that is not a UUID names no order: 404, never a database type error. */
+async function existingOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
+  const row = UUID.test(uid) ? await findOrder(ctx.db, uid) : undefined
+  if (!row) throw notFound(`Order ${uid} not found`)
+  return row
+}
+
+function assertOwnTenant(principal: Principal, tenantId: string): void {
+  if (tenantId !== principal.tenantId) throw forbidden('Token belongs to different client')
+}

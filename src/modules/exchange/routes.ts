@@ -1,0 +1,35 @@
+import type { Route } from '../../rest.ts'
+import { orderEnvelope, orderRecord } from './order-records.ts'
+import { cancelOrder, createOrder, getOrder, listOrders } from './orders.ts'
+import { currenciesOf, symbolEnvelope, symbolRecord } from './symbol-records.ts'
+import { getSymbol, listSymbols } from './symbols.ts'
+
+const SYMBOLS = '/api/exchange/v1/symbols'
+const ORDERS = '/api/exchange/v1/orders'
+
+export const exchangeRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: SYMBOLS,
+    handler: async ({ ctx, query }) => ({ body: await symbolEnvelope(ctx.db, await listSymbols(ctx, query)) }),
+  },
+  {
+    method: 'GET',
+    path: `${SYMBOLS}/:symbol`,
+    handler: async ({ ctx, params }) => {
+      const row = await getSymbol(ctx, params.symbol!)
+      return { body: symbolRecord(row, await currenciesOf(ctx.db, [row])) }
+    },
+  },
+  {
+    method: 'POST',
+    path: ORDERS,
+    handler: async ({ ctx, body }) => {
+      const { order, created } = await createOrder(ctx, body)
+      return { status: created ? 201 : 200, body: orderRecord(order) }
+    },
+  },
+  { method: 'GET', path: ORDERS, handler: async ({ ctx, query }) => ({ body: orderEnvelope(await listOrders(ctx, query)) }) },
+  { method: 'GET', path: `${ORDERS}/:uid`, handler: async ({ ctx, params }) => ({ body: orderRecord(await getOrder(ctx, params.uid!)) }) },
+  { method: 'DELETE', path: `${ORDERS}/:uid`, handler: async ({ ctx, params }) => ({ body: orderRecord(await cancelOrder(ctx, params.uid!)) }) },
+]

@@ -1,0 +1,64 @@
+import type { Db } from '../../db.ts'
+import { commonRecord, makeHeads, type ListEnvelope } from '../../lists.ts'
+import { findCurrenciesByCodes, type CurrencyRow } from './currencies.repository.ts'
+import type { SymbolRow } from './symbols.repository.ts'
+import type { Page } from './page-rows.ts'
+import { SYMBOL_HEAD_FIELDS } from './symbols.ts'
+
+/** Seed 2.4. */
+export function currencyProperty(row: CurrencyRow) {
+  return {
+    name: { fa: row.name_fa, en: row.name_en },
+    symbol: row.code,
+    precision: row.precision,
+    icon: row.icon,
+    is_crypto: row.is_crypto,
+    color: row.color,
+    unit_value_irr: row.unit_value_irr,
+  }
+}
+export type CurrencyProperty = ReturnType<typeof currencyProperty>
+
+/** Seed 2.3, in its field order. Decimals are the database's own text of the stored `numeric`. */
+export function symbolRecord(row: SymbolRow, currencies: ReadonlyMap<string, CurrencyRow>) {
+  const properties: Record<string, CurrencyProperty> = {}
+  for (const code of [row.base, row.quote]) {
+    const currency = currencies.get(code)
+    // The foreign keys make a missing currency impossible short of a broken database.
+    if (!currency) throw new Error(`currency ${code} of symbol ${row.symbol} is missing`)
+    properties[code] = currencyProperty(currency)
+  }
+  return {
+    ...commonRecord(row),
+    symbol: row.symbol,
+    price_precision: row.price_precision,
+    quantity_precision: row.quantity_precision,
+    min_order_quantity: row.min_order_quantity,
+    tick_size: row.tick_size,
+    daily_fluctuation_price_limit_percent: row.daily_fluctuation_price_limit_percent,
+    description: row.description,
+    is_active: row.is_active,
+    properties,
+  }
+}
+export type SymbolRecord = ReturnType<typeof symbolRecord>
+
+/** The currencies of a page of symbols, in one query. */
+export async function currenciesOf(db: Db, rows: readonly SymbolRow[]): Promise<Map<string, CurrencyRow>> {
+  const codes = new Set(rows.flatMap((row) => [row.base, row.quote]))
+  const currencies = await findCurrenciesByCodes(db, [...codes])
+  return new Map(currencies.map((c) => [c.code, c]))
+}
+
+const symbolHeads = makeHeads(SYMBOL_HEAD_FIELDS)
+
+export async function symbolEnvelope(db: Db, page: Page<SymbolRow>): Promise<ListEnvelope<SymbolRecord>> {
+  const currencies = await currenciesOf(db, page.rows)
+  return {
+    heads: symbolHeads,
+    items: page.rows.map((row) => symbolRecord(row, currencies)),
+    total: page.total,
+    offset: page.offset,
+    limit: page.limit,
+  }
+}

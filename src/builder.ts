@@ -22,3 +22,4 @@ export const builder = new SchemaBuilder<{
 })
 
 builder.queryType({})
+builder.mutationType({})

@@ -156,9 +156,11 @@ export function mapJoseError(error: unknown): AppError {
 
 /** `<resource>:<action>`, where a granted `*` stands for either part (`orders:*`, `*:read`, `*:*`). */
 export function scopeAllows(granted: string, required: string): boolean {
-  const [gr, ga] = granted.split(':')
-  const [rr, ra] = required.split(':')
-  if (gr === undefined || ga === undefined || rr === undefined || ra === undefined) return false
+  const g = granted.split(':')
+  const r = required.split(':')
+  if (g.length !== 2 || r.length !== 2) return false
+  const [gr, ga] = g as [string, string]
+  const [rr, ra] = r as [string, string]
   return (gr === '*' || gr === rr) && (ga === '*' || ga === ra)
 }
 

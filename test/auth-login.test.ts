@@ -105,7 +105,7 @@ describe('POST /api/sso/v1/auth/login', () => {
   })
 
   it.each([
-    ['a wrong secret', () => ({ ...credentials(), client_secret: `${bank.client_secret.slice(0, -1)}A` })],
+    ['a wrong secret', () => ({ ...credentials(), client_secret: `${bank.client_secret.slice(0, -1)}${bank.client_secret.endsWith('A') ? 'B' : 'A'}` })],
     ['an empty secret', () => ({ ...credentials(), client_secret: '' })],
     ['an unknown client', () => ({ client_id: '6f1c1b76-8f0e-4b8e-9a55-3f1d1c1e2a10', client_secret: bank.client_secret })],
     ['a client id that is not a UUID', () => ({ client_id: "x' or 1=1 --", client_secret: bank.client_secret })],

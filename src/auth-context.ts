@@ -77,7 +77,7 @@ export class TokenVerifier {
     let payload: AccessTokenClaims
     let kid: string
     try {
-      const result = await jwtVerify<AccessTokenClaims>(token, (header: JWTHeaderParameters) => this.#key(header), {
+      const result = await jwtVerify<AccessTokenClaims>(token, (header: JWTHeaderParameters) => publicKeyFor(this.keys, header), {
         algorithms: [SIGNING_ALG],
         issuer: this.config.publicBaseUrl,
         audience: this.config.tokenAudience,
@@ -114,10 +114,6 @@ export class TokenVerifier {
     if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.delete(this.#verified.keys().next().value!)
     this.#verified.set(token, { principal, kid })
     return principal
-  }
-
-  #key(header: JWTHeaderParameters) {
-    return publicKeyFor(this.keys, header)
   }
 }
 

@@ -141,6 +141,12 @@ describe('POST /api/sso/v1/auth/login', () => {
     expect(noSecret.body).toEqual({ detail: [{ type: 'missing', loc: ['body', 'client_secret'], msg: 'Field required' }] })
   })
 
+  it('answers an empty body with 422 missing body, as FastAPI does', async () => {
+    const res = await server.request('POST', '/api/sso/v1/auth/login')
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required' }] })
+  })
+
   it('answers a field of the wrong type with 422', async () => {
     const res = await server.request('POST', '/api/sso/v1/auth/login', { body: { client_id: 42, client_secret: bank.client_secret } })
     expect(res.status).toBe(422)

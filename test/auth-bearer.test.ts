@@ -188,12 +188,15 @@ describe('verification cost', () => {
       const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' })
       await new Promise((r) => setTimeout(r, 1100))
       const start = server.services.database.queryCount()
+      const started = Date.now()
       for (let i = 0; i < 20; i++) {
         const token = await new SignJWT({ ...claims() }).setProtectedHeader({ alg: 'EdDSA', kid: `forged-${i}`, typ: 'at+jwt' }).sign(privateKey)
         const res = await server.request('GET', `/api/sso/v1/users/${bank.clientId}`, { token })
         expect(res.body).toEqual(body(BAD_SIGNATURE))
       }
-      expect(server.services.database.queryCount() - start).toBe(1)
+      const lookups = server.services.database.queryCount() - start
+      expect(lookups).toBeGreaterThanOrEqual(1)
+      expect(lookups).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 1000))
     })
   })
 

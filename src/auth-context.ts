@@ -1,5 +1,6 @@
 import { errors as joseErrors, jwtVerify, type JWTHeaderParameters } from 'jose'
-import { AppError, forbidden, unauthenticated } from './errors.ts'
+import { AppError, forbidden, toAppError, unauthenticated } from './errors.ts'
+import type { RevocationCache } from './modules/auth/revocations.ts'
 import { SIGNING_ALG, type KeyStore } from './modules/auth/signing-keys.ts'
 import { ACCESS_TOKEN_TYP, type AccessTokenClaims, type TokenConfig } from './modules/auth/tokens.ts'
 
@@ -19,15 +20,29 @@ export const MESSAGES = {
   invalidFormat: 'JWT has an invalid format',
   expired: 'JWT has expired',
   badSignature: 'JWT signature is invalid',
+  /** Beyond the seed: the token's session was revoked or its client deactivated. */
+  revoked: 'JWT has been revoked',
 } as const
 
 // Exactly "Bearer", one space, three base64url parts (seed 5.4).
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
+// Verified tokens kept, keyed by the exact token string (a tampered token is another key).
+const VERIFIED_CACHE_SIZE = 10_000
 
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+/**
+ * Access-token verification that reads no database row per request: keys and revocations are
+ * cached in memory and refreshed in the background. A token that verified once is remembered,
+ * with expiry, key and revocation still checked on every use.
+ */
 export class TokenVerifier {
+  #verified = new Map<string, { principal: Principal; kid: string }>()
+
   constructor(
     private readonly keys: KeyStore,
     private readonly config: TokenConfig,
+    private readonly revocations: RevocationCache,
   ) {}
 
   /** Verifies an `Authorization` header value into a Principal, or throws the seed's 401. */
@@ -39,22 +54,47 @@ export class TokenVerifier {
   }
 
   async verifyAccessToken(token: string): Promise<Principal> {
+    const principal = this.#remembered(token) ?? (await this.#verify(token))
+    if (this.revocations.isRevoked(principal.sessionId, principal.clientId)) throw unauthenticated(MESSAGES.revoked)
+    return principal
+  }
+
+  #remembered(token: string): Principal | undefined {
+    const hit = this.#verified.get(token)
+    if (!hit) return undefined
+    if (hit.principal.exp <= nowSeconds() - this.config.clockSkew) {
+      this.#verified.delete(token)
+      throw unauthenticated(MESSAGES.expired)
+    }
+    if (!this.keys.cachedPublicKey(hit.kid)) {
+      this.#verified.delete(token) // its key was retired: verify afresh
+      return undefined
+    }
+    return hit.principal
+  }
+
+  async #verify(token: string): Promise<Principal> {
     let payload: AccessTokenClaims
+    let kid: string
     try {
-      const result = await jwtVerify<AccessTokenClaims>(token, (header: JWTHeaderParameters) => this.#key(header), {
+      const result = await jwtVerify<AccessTokenClaims>(token, (header: JWTHeaderParameters) => publicKeyFor(this.keys, header), {
         algorithms: [SIGNING_ALG],
         issuer: this.config.publicBaseUrl,
         audience: this.config.tokenAudience,
         typ: ACCESS_TOKEN_TYP,
         clockTolerance: this.config.clockSkew,
+        // Also rejects an `iat` in the future (beyond the leeway).
+        maxTokenAge: this.config.accessTokenTtl,
         requiredClaims: ['iat', 'exp', 'jti', 'sub'],
       })
       payload = result.payload
+      kid = result.protectedHeader.kid!
     } catch (error) {
       throw mapJoseError(error)
     }
     if (
       payload.token_type !== 'access' ||
+      payload.client_id !== payload.sub ||
       typeof payload.session_id !== 'string' ||
       typeof payload.tenant_id !== 'string' ||
       !isStringArray(payload.roles) ||
@@ -62,22 +102,32 @@ export class TokenVerifier {
     ) {
       throw unauthenticated(MESSAGES.invalidFormat)
     }
-    return {
+    const principal: Principal = Object.freeze({
       clientId: payload.sub,
       tenantId: payload.tenant_id,
       sessionId: payload.session_id,
-      roles: payload.roles,
-      scopes: payload.scopes,
+      roles: Object.freeze([...payload.roles]) as string[],
+      scopes: Object.freeze([...payload.scopes]) as string[],
       jti: payload.jti,
       exp: payload.exp,
-    }
+    })
+    if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.delete(this.#verified.keys().next().value!)
+    this.#verified.set(token, { principal, kid })
+    return principal
   }
+}
 
-  async #key(header: JWTHeaderParameters) {
-    const key = typeof header.kid === 'string' ? await this.keys.publicKey(header.kid) : undefined
-    if (!key) throw new joseErrors.JWKSNoMatchingKey()
-    return key
+/** jose key resolver: our key for the header's `kid`; a token without one is not ours to read. */
+export async function publicKeyFor(keys: KeyStore, header: JWTHeaderParameters) {
+  if (typeof header.kid !== 'string') throw unauthenticated(MESSAGES.invalidFormat)
+  let key
+  try {
+    key = await keys.publicKey(header.kid)
+  } catch (error) {
+    throw toAppError(error) // the database, not the token, failed
   }
+  if (!key) throw new joseErrors.JWKSNoMatchingKey()
+  return key
 }
 
 function isStringArray(value: unknown): value is string[] {
@@ -102,9 +152,11 @@ export function mapJoseError(error: unknown): AppError {
 
 /** `<resource>:<action>`, where a granted `*` stands for either part (`orders:*`, `*:read`, `*:*`). */
 export function scopeAllows(granted: string, required: string): boolean {
-  const [gr, ga] = granted.split(':')
-  const [rr, ra] = required.split(':')
-  if (gr === undefined || ga === undefined || rr === undefined || ra === undefined) return false
+  const g = granted.split(':')
+  const r = required.split(':')
+  if (g.length !== 2 || r.length !== 2) return false
+  const [gr, ga] = g as [string, string]
+  const [rr, ra] = r as [string, string]
   return (gr === '*' || gr === rr) && (ga === '*' || ga === ra)
 }
 

@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import { AuthContext, TokenVerifier } from './auth-context.ts'
 import type { Config } from './config.ts'
 import type { DatabaseHandle, Db } from './db.ts'
+import type { RevocationCache } from './modules/auth/revocations.ts'
 import type { KeyStore } from './modules/auth/signing-keys.ts'
 
 /** Long-lived, process-wide dependencies, built once at start. */
@@ -10,6 +11,7 @@ export interface Services {
   database: DatabaseHandle
   db: Db
   keys: KeyStore
+  revocations: RevocationCache
   verifier: TokenVerifier
   logger: Logger
 }

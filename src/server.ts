@@ -5,6 +5,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga'
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { createRequestContext, type RequestContext, type Services } from './context.ts'
 import type { AppError } from './errors.ts'
+import { noStorePlugin } from './modules/auth/no-store.ts'
 import { toGraphQLError } from './graphql-errors.ts'
 import { restPlugin, Router } from './rest.ts'
 import { routes } from './routes.ts'
@@ -59,6 +60,7 @@ export function createApp(services: Services): App {
     },
     plugins: [
       requestIdPlugin(ids),
+      noStorePlugin(),
       restPlugin({
         router: new Router(routes),
         passThrough: (pathname) => pathname === GRAPHQL_PATH,

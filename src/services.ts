@@ -4,9 +4,13 @@ import type { Config } from './config.ts'
 import type { Services } from './context.ts'
 import { openDatabase } from './db.ts'
 import { migrateToLatest } from './migrate.ts'
-import { KeyStore } from './modules/auth/signing-keys.ts'
+import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from './modules/auth/revocations.ts'
+import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
 
-/** Opens the database, applies migrations and loads signing keys: everything a server needs. */
+/**
+ * Opens the database, applies migrations, loads signing keys and revocations, and starts their
+ * background reloads: everything a server needs. `closeServices` stops it all.
+ */
 export async function openServices(config: Config, logger: Logger): Promise<Services> {
   const database = await openDatabase(config)
   try {
@@ -14,8 +18,12 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations')
     const keys = new KeyStore(database.db, config.keyEncryptionKey)
     await keys.init()
-    const verifier = new TokenVerifier(keys, config)
-    return { config, database, db: database.db, keys, verifier, logger }
+    const revocations = new RevocationCache(database.db, config)
+    await revocations.reload()
+    keys.startPeriodicReload(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }, 'signing key reload failed'))
+    revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
+    const verifier = new TokenVerifier(keys, config, revocations)
+    return { config, database, db: database.db, keys, revocations, verifier, logger }
   } catch (error) {
     await database.close()
     throw error
@@ -23,5 +31,6 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
 }
 
 export async function closeServices(services: Services): Promise<void> {
+  await Promise.all([services.keys.stop(), services.revocations.stop()])
   await services.database.close()
 }

@@ -44,9 +44,3 @@ export async function updateClient(
     .returningAll()
     .executeTakeFirst()
 }
-
-/** Ids of deactivated clients, for the revocation cache. */
-export async function listInactiveClientIds(db: Db): Promise<string[]> {
-  const rows = await db.selectFrom('clients').select('id').where('is_active', '=', false).execute()
-  return rows.map((r) => r.id)
-}

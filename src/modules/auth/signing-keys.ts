@@ -5,6 +5,8 @@ import { insertSigningKey, listAllSigningKeys, listUsableSigningKeys, retireSign
 
 export const SIGNING_ALG = 'EdDSA'
 const RELOAD_THROTTLE_MS = 1000
+/** How often a process re-reads the key set, so a rotation done elsewhere is used for signing within this time. */
+export const KEY_RELOAD_INTERVAL_MS = 5000
 
 export interface SigningKey {
   kid: string
@@ -29,8 +31,9 @@ export class KeyStore {
   #signing: SigningKey | undefined
   #publicKeys = new Map<string, CryptoKey>()
   #jwks: { keys: JWK[] } = { keys: [] }
-  #lastLoad = 0
+  #lastMissReload = 0
   #loading: Promise<void> | undefined
+  #timer: NodeJS.Timeout | undefined
 
   constructor(
     private readonly db: Db,
@@ -55,11 +58,21 @@ export class KeyStore {
     return this.#jwks
   }
 
-  /** The public key for `kid`, reloading from the database (at most once a second) when unknown. */
+  /**
+   * The public key for `kid`, reloading from the database when unknown. Such reloads are throttled
+   * (at most one a second, so forged kids cannot flood the database) independently of the periodic
+   * reload, so a kid minted just after a periodic reload is still found at once.
+   */
   async publicKey(kid: string): Promise<CryptoKey | undefined> {
     const known = this.#publicKeys.get(kid)
     if (known) return known
-    if (Date.now() - this.#lastLoad < RELOAD_THROTTLE_MS) return undefined
+    if (this.#loading) {
+      await this.#loading
+      const loaded = this.#publicKeys.get(kid)
+      if (loaded) return loaded
+    }
+    if (Date.now() - this.#lastMissReload < RELOAD_THROTTLE_MS) return undefined
+    this.#lastMissReload = Date.now()
     await this.reload()
     return this.#publicKeys.get(kid)
   }
@@ -67,6 +80,20 @@ export class KeyStore {
   /** Synchronous lookup for the hot path; undefined when the key is not cached. */
   cachedPublicKey(kid: string): CryptoKey | undefined {
     return this.#publicKeys.get(kid)
+  }
+
+  /** Re-reads the key set every `intervalMs` until `stop()`; failures are reported and retried next time. */
+  startPeriodicReload(intervalMs: number, onError: (error: unknown) => void): void {
+    clearInterval(this.#timer)
+    this.#timer = setInterval(() => this.reload().catch(onError), intervalMs)
+    this.#timer.unref()
+  }
+
+  /** Stops the periodic reload and waits for one in flight, so the database can close under it. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer)
+    this.#timer = undefined
+    await this.#loading?.catch(() => {})
   }
 
   reload(): Promise<void> {
@@ -77,7 +104,6 @@ export class KeyStore {
   }
 
   async #load(): Promise<void> {
-    this.#lastLoad = Date.now()
     const rows = await listUsableSigningKeys(this.db)
     const publicKeys = new Map<string, CryptoKey>()
     const jwks: JWK[] = []

@@ -1,0 +1,101 @@
+import { builder } from '../../builder.ts'
+import { getViewer, type ClientIdentity } from './client-identity.ts'
+import { login, type LoginResult } from './login.ts'
+import { markCarriesTokens } from './no-store.ts'
+import { refresh, type RefreshResult } from './refresh.ts'
+import type { TokenSet } from './session-tokens.ts'
+import type { AccessTokenClaims } from './tokens.ts'
+
+const TokenSetType = builder.objectRef<TokenSet>('TokenSet').implement({
+  description: 'An access token (EdDSA-signed JWT) and the refresh token that renews it once.',
+  fields: (t) => ({
+    access: t.exposeString('access'),
+    refresh: t.exposeString('refresh'),
+  }),
+})
+
+const TokenClaimsType = builder.objectRef<AccessTokenClaims>('TokenClaims').implement({
+  description: 'The claims of the access token.',
+  fields: (t) => ({
+    iss: t.exposeString('iss'),
+    sub: t.exposeString('sub', { description: 'The client id.' }),
+    aud: t.exposeString('aud'),
+    iat: t.exposeInt('iat', { description: 'Issued at, Unix seconds.' }),
+    exp: t.exposeInt('exp', { description: 'Expiry, Unix seconds.' }),
+    jti: t.exposeString('jti'),
+    tokenType: t.exposeString('token_type'),
+    sessionId: t.exposeString('session_id'),
+    tenantId: t.exposeString('tenant_id'),
+    roles: t.exposeStringList('roles'),
+    scopes: t.exposeStringList('scopes'),
+    amr: t.exposeStringList('amr'),
+    clientId: t.exposeString('client_id'),
+  }),
+})
+
+const LoginResultType = builder.objectRef<LoginResult>('LoginResult').implement({
+  fields: (t) => ({
+    claims: t.expose('claims', { type: TokenClaimsType }),
+    tokens: t.expose('tokens', { type: TokenSetType }),
+    expiresIn: t.exposeInt('expires_in', { description: 'Lifetime of the access token, seconds.' }),
+  }),
+})
+
+const RefreshResultType = builder.objectRef<RefreshResult>('RefreshResult').implement({
+  fields: (t) => ({
+    status: t.exposeString('status'),
+    tokens: t.expose('tokens', { type: TokenSetType }),
+    expiresIn: t.exposeInt('expires_in', { description: 'Lifetime of the access token, seconds.' }),
+  }),
+})
+
+const ClientType = builder.objectRef<ClientIdentity>('Client').implement({
+  description: 'A client of the exchange (a bank system holding client credentials).',
+  fields: (t) => ({
+    uid: t.exposeString('uid'),
+    name: t.exposeString('name'),
+    tenantId: t.exposeString('tenant_id'),
+    roles: t.exposeStringList('roles'),
+    scopes: t.exposeStringList('scopes'),
+    isActive: t.exposeBoolean('is_active'),
+    createdAt: t.expose('created_at', { type: 'DateTime' }),
+    updatedAt: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+})
+
+builder.mutationField('login', (t) =>
+  t.field({
+    type: LoginResultType,
+    description: 'Exchanges client credentials for the tokens of a new session.',
+    args: {
+      clientId: t.arg.string({ required: true }),
+      clientSecret: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const result = await login(ctx.services, { client_id: args.clientId, client_secret: args.clientSecret })
+      markCarriesTokens(ctx.request)
+      return result
+    },
+  }),
+)
+
+builder.mutationField('refresh', (t) =>
+  t.field({
+    type: RefreshResultType,
+    description: 'Exchanges a refresh token (usable once) for new tokens in the same session.',
+    args: { refreshToken: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const result = await refresh(ctx.services, { refresh_token: args.refreshToken })
+      markCarriesTokens(ctx.request)
+      return result
+    },
+  }),
+)
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ClientType,
+    description: 'The record of the calling client.',
+    resolve: (_root, _args, ctx) => getViewer(ctx),
+  }),
+)

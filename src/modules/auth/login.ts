@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import type { Services } from '../../context.ts'
+import { AppError } from '../../errors.ts'
+import { parseInput } from '../../validation.ts'
+import { secretMatches } from './client-secrets.ts'
+import { getClient } from './clients.ts'
+import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
+import { insertSession } from './sessions.repository.ts'
+
+export const loginInput = z.object({
+  client_id: z.string(),
+  client_secret: z.string(),
+})
+
+/**
+ * Client credentials → a new session with an access and a refresh token (seed 4.1). Earlier
+ * sessions of the client stay valid: a bank may run several systems on one credential.
+ */
+export async function login(services: Pick<Services, 'db' | 'keys' | 'config'>, input: unknown) {
+  const { client_id, client_secret } = parseInput(loginInput, input, 'body')
+  const { db, keys, config } = services
+  const client = await getClient(db, client_id)
+  // Compared even when the client is unknown or inactive: every failure costs the same work.
+  const secretOk = secretMatches(client_secret, client?.secret_digest)
+  if (!client || !secretOk || !client.is_active) throw new AppError('invalid_credentials')
+
+  const now = nowSeconds()
+  const sessionId = randomUUID()
+  const refreshJti = randomUUID()
+  await insertSession(
+    db,
+    { id: sessionId, client_id: client.id, tenant_id: client.tenant_id, expires_at: timestampAt(now + config.refreshTokenTtl) },
+    refreshJti,
+  )
+  const { claims, tokens } = await signTokenPair(
+    keys,
+    config,
+    { clientId: client.id, tenantId: client.tenant_id, sessionId, roles: client.roles, scopes: client.scopes },
+    refreshJti,
+    now,
+  )
+  return { claims, tokens, expires_in: config.accessTokenTtl }
+}
+
+export type LoginResult = Awaited<ReturnType<typeof login>>

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { deactivateClient } from '../src/modules/auth/clients.ts'
+import { RevocationCache } from '../src/modules/auth/revocations.ts'
+import { createTestClient } from './helpers/auth.ts'
+import { eventually } from './helpers/eventually.ts'
+import { startTestServer, type TestServer } from './helpers/server.ts'
+
+const REVOKED = { message: 'JWT has been revoked', error: 'Unauthorized', detail: 'JWT has been revoked' }
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+const whoAmI = (clientId: string, token: string) => server.request('GET', `/api/sso/v1/users/${clientId}`, { token })
+
+/** Waits for `token` to be refused; returns how long that took. */
+async function refusedWithin(clientId: string, token: string, timeoutMs: number) {
+  const started = Date.now()
+  const res = await eventually(async () => {
+    const r = await whoAmI(clientId, token)
+    return r.status === 200 ? undefined : r
+  }, timeoutMs)
+  expect(res.status).toBe(401)
+  expect(res.body).toEqual(REVOKED)
+  return Date.now() - started
+}
+
+describe('revocation reaches running servers within 5 seconds', () => {
+  it('refuses the access tokens of a client deactivated outside the server (CLI)', async () => {
+    const bank = await createTestClient(server)
+    expect((await whoAmI(bank.clientId, bank.token)).status).toBe(200)
+    await deactivateClient(server.services.db, bank.clientId)
+    expect(await refusedWithin(bank.clientId, bank.token, 5000)).toBeLessThan(5000)
+    const login = await server.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.clientId, client_secret: bank.clientSecret } })
+    expect(login.status).toBe(401)
+  })
+
+  it('refuses the access tokens of a session revoked outside the server', async () => {
+    const bank = await createTestClient(server)
+    const second = await server.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.clientId, client_secret: bank.clientSecret } })
+    expect((await whoAmI(bank.clientId, bank.token)).status).toBe(200)
+    await server.services.db
+      .updateTable('sessions')
+      .set({ revoked_at: sql<string>`timezone('utc', now())`, revoked_reason: 'test' })
+      .where('id', '=', second.body.session_id)
+      .execute()
+    expect(await refusedWithin(bank.clientId, second.body.tokens.access, 5000)).toBeLessThan(5000)
+    expect((await whoAmI(bank.clientId, bank.token)).status).toBe(200) // the other session lives on
+  })
+})
+
+describe('RevocationCache', () => {
+  it('holds sessions revoked within the access lifetime and inactive clients', async () => {
+    const { db } = server.services
+    const bank = await createTestClient(server)
+    const recent = await server.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.clientId, client_secret: bank.clientSecret } })
+    const old = await server.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.clientId, client_secret: bank.clientSecret } })
+    const revokeAgo = (sessionId: string, seconds: number) =>
+      db
+        .updateTable('sessions')
+        .set({ revoked_at: sql<string>`timezone('utc', now()) - make_interval(secs => ${seconds})` })
+        .where('id', '=', sessionId)
+        .execute()
+    // Window: 30 s lifetime + 0 skew + 60 s margin.
+    await revokeAgo(recent.body.session_id, 80)
+    await revokeAgo(old.body.session_id, 100)
+    const cache = new RevocationCache(db, { accessTokenTtl: 30, clockSkew: 0 })
+    await cache.reload()
+    expect(cache.isRevoked(recent.body.session_id, bank.clientId)).toBe(true)
+    expect(cache.isRevoked(old.body.session_id, bank.clientId)).toBe(false)
+    expect(cache.isRevoked(randomUUID(), bank.clientId)).toBe(false)
+    await deactivateClient(db, bank.clientId)
+    await cache.reload()
+    expect(cache.isRevoked(randomUUID(), bank.clientId)).toBe(true)
+  })
+
+  it('keeps what this process revoked across reloads that did not see it yet', async () => {
+    const cache = new RevocationCache(server.services.db, { accessTokenTtl: 600, clockSkew: 30 })
+    const sessionId = randomUUID()
+    const clientId = randomUUID()
+    cache.revokeSession(sessionId)
+    cache.markClientInactive(clientId)
+    await cache.reload()
+    expect(cache.isRevoked(sessionId, randomUUID())).toBe(true)
+    expect(cache.isRevoked(randomUUID(), clientId)).toBe(true)
+  })
+})

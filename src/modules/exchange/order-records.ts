@@ -1,7 +1,7 @@
 import { commonRecord, makeHeads, type ListEnvelope } from '../../lists.ts'
 import type { OrderRow } from './orders.repository.ts'
 import { ORDER_FIELDS } from './orders.ts'
-import type { Page } from './page-rows.ts'
+import type { Page } from '../../page-rows.ts'
 
 /** An order as REST renders it; decimals are the database's own text of the stored `numeric`. */
 export function orderRecord(row: OrderRow) {

@@ -1,10 +1,10 @@
 import { builder } from '../../builder.ts'
 import { formatTimestamp } from '../../db.ts'
-import { listQueryFromArgs, nullIfNotFound } from './graphql-helpers.ts'
+import { listQueryFromArgs, nullIfNotFound } from '../../graphql-args.ts'
 import { ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from './order-input.ts'
 import type { OrderRow } from './orders.repository.ts'
 import { cancelOrder, createOrder, getOrder, listOrders } from './orders.ts'
-import type { Page } from './page-rows.ts'
+import type { Page } from '../../page-rows.ts'
 import { SymbolType } from './symbols.graphql.ts'
 import { SYMBOLS_READ } from './symbols.ts'
 

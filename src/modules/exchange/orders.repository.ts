@@ -3,7 +3,7 @@ import type { Db, Decimal, Timestamp } from '../../db.ts'
 import { orderAndPage, whereCommon } from '../../lists.ts'
 import type { OrderSide, OrderStatus, OrderType } from './order-input.ts'
 import type { OrderListQuery } from './orders.ts'
-import { countAll, totalOverAll, withTotal, type PageRows } from './page-rows.ts'
+import { countAll, totalOverAll, withTotal, type PageRows } from '../../page-rows.ts'
 
 export interface OrderTable {
   uid: string

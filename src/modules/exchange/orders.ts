@@ -16,7 +16,7 @@ import {
   listOrderRows,
   type OrderRow,
 } from './orders.repository.ts'
-import type { Page } from './page-rows.ts'
+import type { Page } from '../../page-rows.ts'
 import { findSymbolByName } from './symbols.repository.ts'
 import { symbolName } from './symbols.ts'
 

@@ -2,7 +2,7 @@ import type { Db } from '../../db.ts'
 import { commonRecord, makeHeads, type ListEnvelope } from '../../lists.ts'
 import { findCurrenciesByCodes, type CurrencyRow } from './currencies.repository.ts'
 import type { SymbolRow } from './symbols.repository.ts'
-import type { Page } from './page-rows.ts'
+import type { Page } from '../../page-rows.ts'
 import { SYMBOL_HEAD_FIELDS } from './symbols.ts'
 
 /** Seed 2.4. */

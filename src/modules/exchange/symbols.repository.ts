@@ -1,7 +1,7 @@
 import { sql, type Generated, type Insertable, type Selectable } from 'kysely'
 import type { Db, Decimal, Timestamp } from '../../db.ts'
 import { orderAndPage, whereCommon } from '../../lists.ts'
-import { countAll, totalOverAll, withTotal, type PageRows } from './page-rows.ts'
+import { countAll, totalOverAll, withTotal, type PageRows } from '../../page-rows.ts'
 import type { SymbolListQuery } from './symbols.ts'
 
 export interface SymbolTable {

@@ -4,7 +4,7 @@ import { notFound } from '../../errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../lists.ts'
 import { parseInput, queryBool } from '../../validation.ts'
 import { decimalFromStore, formatDecimal, priceBand } from './decimal.ts'
-import type { Page } from './page-rows.ts'
+import type { Page } from '../../page-rows.ts'
 import { findSymbolByName, listSymbolRows, type SymbolRow } from './symbols.repository.ts'
 
 export const SYMBOLS_READ = 'symbols:read'

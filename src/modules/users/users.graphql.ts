@@ -1,4 +1,5 @@
 import { builder } from '../../builder.ts'
+import { listQueryFromArgs, nullIfNotFound } from '../../graphql-args.ts'
 import type { ListEnvelope } from '../../lists.ts'
 import { createUser, getUser, listUsers, type UserRecord } from './users.ts'
 
@@ -49,11 +50,6 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
   }),
 })
 
-/** Drops absent and null arguments so the operation applies its defaults, as for an absent query parameter. */
-function present(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null))
-}
-
 builder.queryField('users', (t) =>
   t.field({
     type: UserPage,
@@ -64,22 +60,7 @@ builder.queryField('users', (t) =>
       limit: t.arg.int(),
       orderBy: t.arg.string({ description: 'A User field in REST spelling (created_at, username, ...); prefix - for descending.' }),
     },
-    resolve: (_root, args, ctx) =>
-      listUsers(
-        ctx,
-        present({
-          offset: args.offset,
-          limit: args.limit,
-          order_by: args.orderBy,
-          username: args.filter?.username,
-          email: args.filter?.email,
-          tenant_id: args.filter?.tenantId,
-          created_at_from: args.filter?.createdAtFrom,
-          created_at_to: args.filter?.createdAtTo,
-          updated_at_from: args.filter?.updatedAtFrom,
-          updated_at_to: args.filter?.updatedAtTo,
-        }),
-      ),
+    resolve: (_root, args, ctx) => listUsers(ctx, listQueryFromArgs(args)),
   }),
 )
 
@@ -87,9 +68,9 @@ builder.queryField('user', (t) =>
   t.field({
     type: User,
     nullable: true,
-    description: 'One user by uid. Requires users:read.',
+    description: 'One user by uid; null when there is none. Requires users:read.',
     args: { uid: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => getUser(ctx, String(args.uid)),
+    resolve: (_root, args, ctx) => nullIfNotFound(getUser(ctx, String(args.uid))),
   }),
 )
 

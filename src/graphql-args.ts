@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.ts'
+import { AppError } from './errors.ts'
 
 /** `createdAtFrom` → `created_at_from`. */
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)

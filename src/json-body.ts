@@ -42,7 +42,7 @@ function isJsonContentType(value: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
+export async function readLimited(request: Request): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array()
   const chunks: Uint8Array[] = []
   let size = 0

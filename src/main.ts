@@ -5,6 +5,8 @@ import { createLogger } from './logger.ts'
 import { createApp, listen } from './server.ts'
 import { closeServices, openServices } from './services.ts'
 
+const SHUTDOWN_DEADLINE_MS = 20_000
+
 async function main() {
   let config
   try {
@@ -47,6 +49,11 @@ async function main() {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    // Connections are cut after 10 s; should closing the pools hang too, give up after 20.
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time')
+      process.exit(1)
+    }, SHUTDOWN_DEADLINE_MS).unref()
     await running.close()
     await closeServices(services)
     logger.info('stopped')

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino'
+import { Metrics } from './metrics.ts'
+import { RateLimits } from './rate-limits.ts'
 import { TokenVerifier } from './auth-context.ts'
 import type { Config } from './config.ts'
 import type { Services } from './context.ts'
@@ -8,15 +10,19 @@ import { KeyStore } from './modules/auth/signing-keys.ts'
 
 /** Opens the database, applies migrations and loads signing keys: everything a server needs. */
 export async function openServices(config: Config, logger: Logger): Promise<Services> {
-  const database = await openDatabase(config)
+  const database = await openDatabase(config, logger)
+  const metrics = new Metrics(database.connections)
+  const rateLimits = new RateLimits(config, logger, metrics)
   try {
+    if (!(await rateLimits.ready())) logger.warn('rate limits: Redis did not answer; counting in this process until it does')
     const applied = await migrateToLatest(database.db)
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations')
     const keys = new KeyStore(database.db, config.keyEncryptionKey)
     await keys.init()
     const verifier = new TokenVerifier(keys, config)
-    return { config, database, db: database.db, keys, verifier, logger }
+    return { config, database, db: database.db, keys, verifier, logger, rateLimits, metrics }
   } catch (error) {
+    await rateLimits.close()
     await database.close()
     throw error
   }
@@ -24,4 +30,5 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
 
 export async function closeServices(services: Services): Promise<void> {
   await services.database.close()
+  await services.rateLimits.close()
 }

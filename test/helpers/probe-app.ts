@@ -1,0 +1,72 @@
+import { sql } from 'kysely'
+import { createSchema } from 'graphql-yoga'
+import type { RequestContext } from '../../src/context.ts'
+import { AppError } from '../../src/errors.ts'
+import { LOGIN_PATHS } from '../../src/login-rate-limit.ts'
+import type { Route } from '../../src/rest.ts'
+import { routes } from '../../src/routes.ts'
+import type { AppOptions } from '../../src/server.ts'
+
+/**
+ * The application's routes plus probes for infrastructure tests: an authenticated route, a route
+ * that reads a table, and stand-ins at the login/refresh paths (secret "right" succeeds, anything
+ * else is a 401), so rate limiting, faults and logging are tested apart from the feature modules.
+ * `calls` counts the work the probes actually did.
+ */
+export function probeApp(): AppOptions & { calls: { authenticated: number; login: number; touch: number } } {
+  const calls = { authenticated: 0, login: 0, touch: 0 }
+  const fakeLogin = async (body: unknown) => {
+    calls.login++
+    const input = (body ?? {}) as Record<string, unknown>
+    if (input.client_secret !== 'right' && input.refresh_token !== 'right') throw new AppError('invalid_credentials')
+    return { status: 'ok' }
+  }
+  const probes: Route[] = [
+    {
+      method: 'GET',
+      path: '/probe/authenticated',
+      handler: async ({ ctx }) => {
+        const principal = await ctx.auth.require()
+        calls.authenticated++
+        return { body: { sub: principal.clientId } }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/probe/clients',
+      handler: async ({ ctx }) => {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from clients`.execute(ctx.db)
+        return { body: { clients: rows[0]!.n } }
+      },
+    },
+    ...[...LOGIN_PATHS].map((path): Route => ({ method: 'POST', path, handler: async ({ body }) => ({ body: await fakeLogin(await body()) }) })),
+  ]
+  const schema = createSchema<RequestContext>({
+    typeDefs: /* GraphQL */ `
+      type Query {
+        me: String!
+        clients: Int!
+      }
+      type Mutation {
+        login(clientId: String!, clientSecret: String!): String!
+        refresh(refreshToken: String!): String!
+        touch: Int!
+      }
+    `,
+    resolvers: {
+      Query: {
+        me: async (_root, _args, ctx) => (await ctx.auth.require()).clientId,
+        clients: async (_root, _args, ctx) => (await sql<{ n: number }>`select count(*)::int as n from clients`.execute(ctx.db)).rows[0]!.n,
+      },
+      Mutation: {
+        login: async (_root, args: { clientSecret: string }) => (await fakeLogin({ client_secret: args.clientSecret })).status,
+        refresh: async (_root, args: { refreshToken: string }) => (await fakeLogin({ refresh_token: args.refreshToken })).status,
+        touch: async (_root, _args, ctx) => {
+          await ctx.auth.require()
+          return ++calls.touch
+        },
+      },
+    },
+  })
+  return { routes: [...routes.filter((r) => !LOGIN_PATHS.has(r.path)), ...probes], schema, calls }
+}

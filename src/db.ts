@@ -77,6 +77,10 @@ export async function openDatabase(
     // An idle client losing its connection (database restart) must not crash the process; the
     // pool drops it and opens a fresh one on the next query, so the service recovers by itself.
     pool.on('error', (err) => logger?.warn({ err }, 'idle database connection lost'))
+    // A checked-out client losing its connection between statements emits 'error' too, with no
+    // pool listener attached; unheard, that would crash the process. Its statements fail with
+    // the same error (answered 503) and the pool discards it on release.
+    pool.on('connect', (client) => client.on('error', (err) => logger?.warn({ err }, 'database connection lost')))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
     return {
       db,

@@ -2,7 +2,12 @@ import {
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
   getNamedType,
+  getNullableType,
+  isListType,
   isObjectType,
   isInterfaceType,
   parse,
@@ -24,7 +29,9 @@ import { errorResponse } from './rest.ts'
  * Limits that stop abusive GraphQL documents before any resolver runs (DESIGN §5). The cost of a
  * document is one point per field, where a field taking `limit` (or `first`) multiplies the cost
  * of what it selects by that many items: the literal value, or the argument's maximum when it is a
- * variable or left out (list pages default to and cap at 100).
+ * variable or left out (list pages default to and cap at 100). Introspection is exempt from the
+ * depth limit (GraphiQL's own query is 15 deep) and bounded by cost instead, each of its lists
+ * counting 5 items: its types nest into each other without end. GraphiQL's query costs ~9,000.
  */
 export const GRAPHQL_LIMITS = {
   /** Nesting of fields: `{ orders { items { symbol } } }` is 3. */
@@ -38,7 +45,18 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 5_000,
   /** Items assumed for a list argument that is a variable or left out. */
   listSize: 100,
+  /** Items assumed for each list of the introspection types (types, fields, args, ...). */
+  introspectionListSize: 5,
 } as const
+
+export type GraphQLLimits = { [K in keyof typeof GRAPHQL_LIMITS]: number }
+
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type'])
+const META_FIELDS: Record<string, GraphQLField<unknown, unknown> | undefined> = {
+  __schema: SchemaMetaFieldDef,
+  __type: TypeMetaFieldDef,
+  __typename: TypeNameMetaFieldDef,
+}
 
 interface Measure {
   depth: number
@@ -53,7 +71,7 @@ const LIST_ARGUMENTS = ['limit', 'first']
 const COST_CAP = 1e12
 
 /** Depth, alias, directive and cost limits as one validation rule over each operation. */
-export function operationLimitsRule(limits: typeof GRAPHQL_LIMITS = GRAPHQL_LIMITS): ValidationRule {
+export function operationLimitsRule(limits: GraphQLLimits = GRAPHQL_LIMITS): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const schema = context.getSchema()
     const fragmentMeasures = new Map<string, Measure>()
@@ -62,12 +80,14 @@ export function operationLimitsRule(limits: typeof GRAPHQL_LIMITS = GRAPHQL_LIMI
     const fieldsOf = (type: GraphQLNamedType | null | undefined) =>
       type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields() : undefined
 
-    const multiplier = (node: FieldNode, def: GraphQLField<unknown, unknown> | undefined): number => {
+    const multiplier = (node: FieldNode, def: GraphQLField<unknown, unknown> | undefined, parent: GraphQLNamedType | null | undefined): number => {
       for (const name of LIST_ARGUMENTS) {
         const arg = node.arguments?.find((a) => a.name.value === name)
         if (arg?.value.kind === Kind.INT) return Math.max(1, Math.min(Number(arg.value.value), COST_CAP))
         if (arg || def?.args.some((a) => a.name === name)) return limits.listSize
       }
+      // Introspection lists nest into each other (`types { fields { type { fields ... } } }`).
+      if (def && parent?.name.startsWith('__') && isListType(getNullableType(def.type))) return limits.introspectionListSize
       return 1
     }
 
@@ -82,13 +102,14 @@ export function operationLimitsRule(limits: typeof GRAPHQL_LIMITS = GRAPHQL_LIMI
       for (const selection of selectionSet.selections) {
         total.directives += selection.directives?.length ?? 0
         if (selection.kind === Kind.FIELD) {
-          const def = fieldsOf(parent)?.[selection.name.value]
+          const def = META_FIELDS[selection.name.value] ?? fieldsOf(parent)?.[selection.name.value]
           const child = selection.selectionSet ? measure(selection.selectionSet, def ? getNamedType(def.type) : undefined) : ZERO
           add({
-            depth: child.depth + 1,
+            // Introspection documents (GraphiQL's is 15 deep) are bounded by their cost instead.
+            depth: INTROSPECTION_ROOTS.has(selection.name.value) ? 1 : child.depth + 1,
             aliases: child.aliases + (selection.alias ? 1 : 0),
             directives: child.directives,
-            cost: 1 + multiplier(selection, def) * child.cost,
+            cost: 1 + multiplier(selection, def, parent) * child.cost,
           })
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent
@@ -140,16 +161,28 @@ export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>
     onRequestParse({ request, requestParser, setRequestParser, endResponse, fetchAPI }) {
       const length = request.headers.get('content-length')
       if (length !== null && Number(length) > MAX_BODY_BYTES) return endResponse(errorResponse(new AppError('payload_too_large')))
-      if (!requestParser || !request.body) return
-      // Bodies without a length (chunked) are read up to the limit before the parser sees them.
+      if (!requestParser) return
       setRequestParser(async (req) => {
-        let bytes: Uint8Array
-        try {
-          bytes = await readLimited(req)
-        } catch (error) {
-          return errorResponse(toAppError(error))
+        let parsed = req
+        // Bodies without a length (chunked) are read up to the limit before the parser sees them.
+        if (req.body) {
+          let bytes: Uint8Array
+          try {
+            bytes = await readLimited(req)
+          } catch (error) {
+            return errorResponse(toAppError(error))
+          }
+          parsed = new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: bytes as Uint8Array<ArrayBuffer> })
         }
-        return requestParser(new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: bytes as Uint8Array<ArrayBuffer> }))
+        try {
+          return await requestParser(parsed)
+        } catch (error) {
+          // Yoga's GET and form parsers let JSON.parse errors of `variables`/`extensions` escape as 500s.
+          if (error instanceof GraphQLError) throw error
+          throw new GraphQLError('Request parameters are malformed: variables and extensions must be JSON objects', {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          })
+        }
       })
     },
     onParse({ setParseFn }) {

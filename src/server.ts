@@ -9,7 +9,6 @@ import { toGraphQLError } from './graphql-errors.ts'
 import { graphqlLimitsPlugin } from './graphql-limits.ts'
 import { loginRateLimitPlugin } from './login-rate-limit.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from './metrics-endpoint.ts'
-import { MAX_BODY_BYTES } from './json-body.ts'
 import { requestLogPlugin } from './request-log.ts'
 import { RequestStates } from './request-state.ts'
 import { restPlugin, Router, type Route } from './rest.ts'
@@ -50,7 +49,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
       : false,
     logging: false,
-    maxRequestBodySize: MAX_BODY_BYTES,
+    // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
+    maxRequestBodySize: false,
     context: ({ request }) => createRequestContext(services, request, states.get(request)),
     maskedErrors: {
       maskError: (error) => {

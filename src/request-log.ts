@@ -1,3 +1,4 @@
+import { getOperationAST } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 import type { Services } from './context.ts'
 import { rateLimitHeaders } from './rate-limits.ts'
@@ -23,8 +24,8 @@ export function requestLogPlugin(services: Services, states: RequestStates, rout
       states.start(request, (serverContext as SocketContext | undefined)?.req?.socket?.remoteAddress)
     },
     onExecute({ args }) {
-      const name = args.operationName
-      if (typeof name === 'string' && GRAPHQL_NAME.test(name)) states.get((args.contextValue as { request: Request }).request).operationName = name
+      const name = getOperationAST(args.document, args.operationName)?.name?.value
+      if (name && GRAPHQL_NAME.test(name)) states.get((args.contextValue as { request: Request }).request).operationName = name
     },
     onResponse({ request, response }) {
       const state = states.get(request)

@@ -31,6 +31,7 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
         return { body: { sub: principal.clientId } }
       },
     },
+    { method: 'GET', path: '/probe/items/:uid', handler: ({ params }) => ({ body: { uid: params.uid } }) },
     {
       method: 'GET',
       path: '/probe/clients',

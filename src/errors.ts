@@ -3,6 +3,7 @@
  */
 export type ErrorKind =
   | 'invalid_credentials'
+  | 'bad_request'
   | 'unauthenticated'
   | 'forbidden'
   | 'validation'
@@ -34,6 +35,7 @@ interface KindInfo {
 
 export const kinds: Record<ErrorKind, KindInfo> = {
   invalid_credentials: { status: 401, error: 'invalid_credentials', graphqlCode: 'UNAUTHENTICATED', defaultMessage: 'Authentication failed' },
+  bad_request: { status: 400, error: 'bad_request', graphqlCode: 'BAD_REQUEST', defaultMessage: 'Bad request' },
   unauthenticated: { status: 401, error: 'Unauthorized', graphqlCode: 'UNAUTHENTICATED', defaultMessage: 'No token provided' },
   forbidden: { status: 403, error: 'permission_denied', graphqlCode: 'FORBIDDEN', defaultMessage: 'Access denied' },
   validation: { status: 422, error: 'validation_error', graphqlCode: 'BAD_USER_INPUT', defaultMessage: 'Validation failed' },

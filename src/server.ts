@@ -10,6 +10,7 @@ import { graphqlLimitsPlugin } from './graphql-limits.ts'
 import { loginRateLimitPlugin } from './login-rate-limit.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from './metrics-endpoint.ts'
 import { requestLogPlugin } from './request-log.ts'
+import { checkRequestTarget } from './request-target.ts'
 import { RequestStates } from './request-state.ts'
 import { restPlugin, Router, type Route } from './rest.ts'
 import { routes } from './routes.ts'
@@ -90,7 +91,9 @@ const DRAIN_TIMEOUT_MS = 10_000
  * idle), then resolves; connections still open after 10 s are cut.
  */
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(app)
+  const server = createServer((req, res) => {
+    if (checkRequestTarget(req, res)) void app(req, res)
+  })
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
   server.requestTimeout = 30_000

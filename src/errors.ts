@@ -108,6 +108,8 @@ export function toAppError(error: unknown): AppError {
   const code = typeof e?.code === 'string' ? e.code : ''
   const message = typeof e?.message === 'string' ? e.message : ''
   if (code === '57014') return new AppError('gateway_timeout', 'The database did not answer in time', { cause: error })
+  // Text PostgreSQL cannot store (a NUL character, an unpaired surrogate) came from the caller.
+  if (code === '22021' || code === '22P05') return new AppError('bad_request', 'Text must be valid Unicode without NUL characters', { cause: error })
   if (
     code.startsWith('08') ||
     code.startsWith('53') ||

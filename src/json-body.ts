@@ -48,7 +48,14 @@ export async function readLimited(request: Request): Promise<Uint8Array> {
   let size = 0
   const reader = request.body.getReader()
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch (error) {
+      // The caller went away mid-body: their fault, not the service's (no 5xx, no outage alarm).
+      throw new AppError('bad_request', 'The request body was not received completely', { cause: error })
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > MAX_BODY_BYTES) {

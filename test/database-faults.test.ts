@@ -156,3 +156,24 @@ describe.skipIf(onPostgres)('embedded database (PGlite) faults', () => {
     await expectUnavailable(server)
   })
 })
+
+describe('text the database cannot store', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer({}, undefined, { app: probeApp() })
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('answers a NUL character in a parameter with 400, not 500', async () => {
+    const BAD = { message: 'Text must be valid Unicode without NUL characters', error: 'bad_request', detail: 'Text must be valid Unicode without NUL characters' }
+    const rest = await server.request('GET', '/probe/clients?name=a%00b')
+    expect(rest.status).toBe(400)
+    expect(rest.body).toEqual(BAD)
+    const gql = await server.graphql('query Q($n: String) { clients(name: $n) }', { n: 'a\u0000b' })
+    expect(gql.status).toBe(400)
+    expect(gql.errors?.[0]).toMatchObject({ message: BAD.message, extensions: { code: 'BAD_REQUEST', error: 'bad_request' } })
+    expect((await server.request('GET', '/probe/clients?name=ok')).body).toEqual({ clients: 0 })
+  })
+})

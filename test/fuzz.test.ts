@@ -53,7 +53,11 @@ describe('fuzzing', () => {
           const i = next++
           const request = requests[i]!
           const pipelined = request.kind === 'malformed #16'
-          results[i] = await sendRaw(port, request.bytes, { expected: pipelined ? 2 : 1, head: request.bytes.subarray(0, 5).toString() === 'HEAD ' })
+          results[i] = await sendRaw(port, request.bytes, {
+            expected: pipelined ? 2 : 1,
+            head: request.bytes.subarray(0, 5).toString() === 'HEAD ',
+            end: request.mayGoUnanswered,
+          })
         }
       }),
     )

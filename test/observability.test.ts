@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { probeApp } from './helpers/probe-app.ts'
+import { sendRaw } from './helpers/raw-http.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 /** Collects what the server logs, one parsed JSON object per line. */
@@ -81,6 +82,19 @@ describe('request log', () => {
     expect(sink.requests().length).toBeGreaterThanOrEqual(8)
     for (const needle of [secret, refreshToken, client.token, forged, client.token.split('.')[2]!, 'Bearer', 'Basic ']) {
       expect(sink.text).not.toContain(needle)
+    }
+  })
+})
+
+describe('a caller that goes away mid-body', () => {
+  it('is logged as its own 400, not as a 5xx or a database outage', async () => {
+    const port = Number(new URL(server.url).port)
+    for (const path of ['/graphql', '/api/sso/v1/auth/login']) {
+      const id = `cut-${randomUUID()}`
+      const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"query":`
+      await sendRaw(port, Buffer.from(head), { end: true, timeoutMs: 5000 })
+      await expect.poll(() => sink.requests().find((l) => l.requestId === id)).toMatchObject({ route: path, status: 400 })
+      expect(sink.lines().filter((l) => l.requestId === id && l.level >= 50)).toEqual([])
     }
   })
 })

@@ -9,7 +9,7 @@ import type { AppOptions } from '../../src/server.ts'
 
 /**
  * The application's routes plus probes for infrastructure tests: an authenticated route, a route
- * that reads a table, and stand-ins at the login/refresh paths (secret "right" succeeds, anything
+ * that reads a table (optionally by a caller-given `name`), and stand-ins at the login/refresh paths (secret "right" succeeds, anything
  * else is a 401), so rate limiting, faults and logging are tested apart from the feature modules.
  * `calls` counts the work the probes actually did.
  */
@@ -35,8 +35,9 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     {
       method: 'GET',
       path: '/probe/clients',
-      handler: async ({ ctx }) => {
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from clients`.execute(ctx.db)
+      handler: async ({ ctx, query }) => {
+        const named = query.name === undefined ? sql`true` : sql`name = ${query.name}`
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from clients where ${named}`.execute(ctx.db)
         return { body: { clients: rows[0]!.n } }
       },
     },
@@ -46,7 +47,7 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     typeDefs: /* GraphQL */ `
       type Query {
         me: String!
-        clients: Int!
+        clients(name: String): Int!
       }
       type Mutation {
         login(clientId: String!, clientSecret: String!): String!
@@ -57,7 +58,10 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     resolvers: {
       Query: {
         me: async (_root, _args, ctx) => (await ctx.auth.require()).clientId,
-        clients: async (_root, _args, ctx) => (await sql<{ n: number }>`select count(*)::int as n from clients`.execute(ctx.db)).rows[0]!.n,
+        clients: async (_root, args: { name?: string | null }, ctx) => {
+          const named = args.name == null ? sql`true` : sql`name = ${args.name}`
+          return (await sql<{ n: number }>`select count(*)::int as n from clients where ${named}`.execute(ctx.db)).rows[0]!.n
+        },
       },
       Mutation: {
         login: async (_root, args: { clientSecret: string }) => (await fakeLogin({ client_secret: args.clientSecret })).status,

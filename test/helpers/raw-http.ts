@@ -12,7 +12,11 @@ export interface RawResult {
  * Sends bytes as they are on a fresh connection (for requests fetch refuses to send) and reads
  * responses until `expected` complete ones arrived, the server closed, or `timeoutMs` passed.
  */
-export function sendRaw(port: number, bytes: Buffer, options: { expected?: number; head?: boolean; timeoutMs?: number } = {}): Promise<RawResult> {
+export function sendRaw(
+  port: number,
+  bytes: Buffer,
+  options: { expected?: number; head?: boolean; timeoutMs?: number; /** Half-close after sending: the client stops mid-request. */ end?: boolean } = {},
+): Promise<RawResult> {
   const expected = options.expected ?? 1
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1')
@@ -61,6 +65,7 @@ export function sendRaw(port: number, bytes: Buffer, options: { expected?: numbe
     })
     socket.on('error', () => finish(false))
     socket.on('close', () => finish(false))
-    socket.write(bytes)
+    if (options.end) socket.end(bytes)
+    else socket.write(bytes)
   })
 }

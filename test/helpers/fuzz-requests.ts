@@ -408,7 +408,12 @@ function graphqlRequest(r: Random, ctx: FuzzContext): FuzzRequest {
   if (r.chance(0.05)) payload = [payload, payload]
   if (r.chance(0.05)) payload = { query: r.pick([null, 1, [], {}, '']) }
   if (r.chance(0.03)) payload = { query: '{ health { status } }', extensions: r.pick([null, 'x', { persistedQuery: { version: 1, sha256Hash: 'abc' } }]) }
-  const body = r.chance(0.9) ? Buffer.from(JSON.stringify(payload)) : randomBody(r, ctx) ?? Buffer.alloc(0)
+  let body = r.chance(0.9) ? Buffer.from(JSON.stringify(payload)) : randomBody(r, ctx) ?? Buffer.alloc(0)
+  if (r.chance(0.03)) {
+    // Variables nested far deeper than any schema allows.
+    const depth = r.pick([1000, 50_000])
+    body = Buffer.from(`{"query":"query Q($v: ${r.pick(['JSON', 'String', '[[String]]'])}) { health { status } }","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)}}}`)
+  }
   const headers = commonHeaders(r, ctx, body)
   return { kind: 'graphql POST', bytes: serialise({ method: 'POST', target: `/graphql${r.chance(0.1) ? randomQuery(r) : ''}`, headers, body, chunked: r.chance(0.1) }) }
 }

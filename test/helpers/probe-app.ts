@@ -1,15 +1,17 @@
 import { sql } from 'kysely'
 import { createSchema } from 'graphql-yoga'
+import { z } from 'zod'
 import type { RequestContext } from '../../src/context.ts'
 import { AppError } from '../../src/errors.ts'
 import { LOGIN_PATHS } from '../../src/login-rate-limit.ts'
 import type { Route } from '../../src/rest.ts'
 import { routes } from '../../src/routes.ts'
+import { parseInput } from '../../src/validation.ts'
 import type { AppOptions } from '../../src/server.ts'
 
 /**
  * The application's routes plus probes for infrastructure tests: an authenticated route, a route
- * that reads a table (optionally by a caller-given `name`), and stand-ins at the login/refresh paths (secret "right" succeeds, anything
+ * that reads a table (optionally by a caller-given `name`), one that validates a body, and stand-ins at the login/refresh paths (secret "right" succeeds, anything
  * else is a 401), so rate limiting, faults and logging are tested apart from the feature modules.
  * `calls` counts the work the probes actually did.
  */
@@ -32,6 +34,11 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
       },
     },
     { method: 'GET', path: '/probe/items/:uid', handler: ({ params }) => ({ body: { uid: params.uid } }) },
+    {
+      method: 'POST',
+      path: '/probe/items',
+      handler: async ({ body }) => ({ status: 201, body: parseInput(z.object({ name: z.string() }), await body(), 'body') }),
+    },
     {
       method: 'GET',
       path: '/probe/clients',

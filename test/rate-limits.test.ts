@@ -174,7 +174,7 @@ describe.skipIf(!redisTestUrl)('rate limits in Redis', () => {
 describe.skipIf(!redisTestUrl)('the API while Redis is down', () => {
   it('keeps answering authenticated calls', async () => {
     const proxy = await startTcpProxy('127.0.0.1', Number(new URL(redisTestUrl!).port || 6379))
-    const server = await startTestServer({ REDIS_URL: `redis://127.0.0.1:${proxy.port}` }, undefined, { app: probeApp() })
+    const server = await startTestServer({ REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_API_PER_MIN: '1200' }, undefined, { app: probeApp() })
     try {
       const client = await createTestClient(server)
       expect((await server.request('GET', '/probe/authenticated', { token: client.token })).headers.get('ratelimit-remaining')).toBe('1199')

@@ -39,11 +39,15 @@ export class Random {
     for (let i = 0; i < n; i++) out[i] = this.int(0, 255)
     return out
   }
-  /** `n` characters from `alphabet`. */
+  /** `n` characters from `alphabet` (long strings repeat a random 64-character pattern: cheap to make). */
   string(n: number, alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~'): string {
-    let s = ''
-    for (let i = 0; i < n; i++) s += alphabet[Math.floor(this.next() * alphabet.length)]
-    return s
+    const chars = (k: number) => {
+      let s = ''
+      for (let i = 0; i < k; i++) s += alphabet[Math.floor(this.next() * alphabet.length)]
+      return s
+    }
+    if (n <= 256) return chars(n)
+    return chars(64).repeat(Math.ceil(n / 64)).slice(0, n)
   }
 }
 

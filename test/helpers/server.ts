@@ -67,6 +67,9 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: TEST_BASE_URL,
+    // A suite logs in from one address far more than 20 times a minute; rate-limit tests set their own.
+    RATE_LIMIT_LOGIN_PER_MIN: '1000000',
+    RATE_LIMIT_API_PER_MIN: '100000000',
     ...db.env,
     ...env,
   })

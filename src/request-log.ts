@@ -6,9 +6,8 @@ import { pathnameOf, type RequestStates } from './request-state.ts'
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/
 
-interface SocketContext {
-  req?: { socket?: { remoteAddress?: string } }
-}
+// The Node adapter's server context carries the IncomingMessage.
+const socketAddress = (serverContext: unknown) => (serverContext as { req?: { socket?: { remoteAddress?: string } } } | undefined)?.req?.socket?.remoteAddress
 
 /**
  * Opens each request's state (id, caller address, start time) and, once the response is ready,
@@ -21,14 +20,14 @@ export function requestLogPlugin(services: Services, states: RequestStates, rout
   const { logger, metrics } = services
   return {
     onRequest({ request, serverContext }) {
-      states.start(request, (serverContext as SocketContext | undefined)?.req?.socket?.remoteAddress)
+      states.start(request, socketAddress(serverContext))
     },
     onExecute({ args }) {
       const name = getOperationAST(args.document, args.operationName)?.name?.value
       if (name && GRAPHQL_NAME.test(name)) states.get((args.contextValue as { request: Request }).request).operationName = name
     },
-    onResponse({ request, response }) {
-      const state = states.get(request)
+    onResponse({ request, response, serverContext }) {
+      const state = states.get(request, socketAddress(serverContext))
       response.headers.set('x-request-id', state.id)
       if (state.rateLimit && !response.headers.has('ratelimit-limit')) {
         for (const [name, value] of Object.entries(rateLimitHeaders(state.rateLimit))) response.headers.set(name, value)

@@ -37,9 +37,12 @@ export class RequestStates {
     return state
   }
 
-  /** The state of a request; a request that bypassed `start` (never in practice) gets a fresh one. */
-  get(request: Request): RequestState {
-    return this.#states.get(request) ?? this.start(request, undefined)
+  /**
+   * The state of a request. One answered before `start` ran (CORS preflight, the GraphiQL page:
+   * Yoga's own plugins come first) gets a fresh one, its latency unknown.
+   */
+  get(request: Request, socketAddress?: string): RequestState {
+    return this.#states.get(request) ?? this.start(request, socketAddress)
   }
 }
 

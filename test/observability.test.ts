@@ -61,6 +61,13 @@ describe('request log', () => {
     expect(sink.text).not.toContain('thing-with-an-id')
   })
 
+  it('logs requests Yoga answers itself (the GraphiQL page) with their address', async () => {
+    const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html', 'x-request-id': 'graphiql-page' } })
+    expect(page.status).toBe(200)
+    expect(page.headers.get('x-request-id')).toBe('graphiql-page')
+    expect(sink.requests().find((l) => l.requestId === 'graphiql-page')).toMatchObject({ route: '/graphql', method: 'GET', status: 200, ip: '127.0.0.1' })
+  })
+
   it('names the authenticated client as sub', async () => {
     const res = await server.request('GET', '/probe/authenticated', { token: client.token })
     const line = sink.requests().find((l) => l.requestId === res.headers.get('x-request-id'))

@@ -21,6 +21,11 @@ async function main() {
   const logger = createLogger(config)
   // A stray rejection is a bug to log, not a reason to drop every in-flight request.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'))
+  // Still fatal (the process state is unknown), but said in the log's own format.
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception')
+    process.exit(1)
+  })
   let services
   try {
     services = await openServices(config, logger)

@@ -1,6 +1,8 @@
 import { getOperationAST } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
+import type { Logger } from 'pino'
 import type { Services } from './context.ts'
+import { AppError } from './errors.ts'
 import { rateLimitHeaders } from './rate-limits.ts'
 import { pathnameOf, type RequestStates } from './request-state.ts'
 
@@ -16,6 +18,11 @@ const socketAddress = (serverContext: unknown) => (serverContext as { req?: { so
  * which may carry ids or tokens), status, latency, caller address and authenticated client.
  * Headers and bodies are never logged.
  */
+/** A 5xx is logged with its cause (never rendered) and the request id that ties it to the response. */
+export function logFailure(logger: Logger, error: AppError, requestId: string | undefined): void {
+  if (error.status >= 500) logger.error({ err: error.cause ?? error, requestId, kind: error.kind }, 'request failed')
+}
+
 export function requestLogPlugin(services: Services, states: RequestStates, routeOf: (request: Request, pathname: string) => string): Plugin {
   const { logger, metrics } = services
   return {
@@ -25,6 +32,14 @@ export function requestLogPlugin(services: Services, states: RequestStates, rout
     onExecute({ args }) {
       const name = getOperationAST(args.document, args.operationName)?.name?.value
       if (name && GRAPHQL_NAME.test(name)) states.get((args.contextValue as { request: Request }).request).operationName = name
+    },
+    onExecutionResult({ request, result }) {
+      for (const item of Array.isArray(result) ? result : [result]) {
+        if (!item || !('errors' in item) || !item.errors) continue
+        for (const error of item.errors) {
+          if (error.originalError instanceof AppError) logFailure(logger, error.originalError, states.get(request).id)
+        }
+      }
     },
     onResponse({ request, response, serverContext }) {
       const state = states.get(request, socketAddress(serverContext))

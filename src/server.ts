@@ -4,12 +4,11 @@ import type { GraphQLSchema } from 'graphql'
 import { createYoga, type YogaServerInstance } from 'graphql-yoga'
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { createRequestContext, type RequestContext, type Services } from './context.ts'
-import type { AppError } from './errors.ts'
 import { toGraphQLError } from './graphql-errors.ts'
 import { graphqlLimitsPlugin } from './graphql-limits.ts'
 import { loginRateLimitPlugin } from './login-rate-limit.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from './metrics-endpoint.ts'
-import { requestLogPlugin } from './request-log.ts'
+import { logFailure, requestLogPlugin } from './request-log.ts'
 import { checkRequestTarget } from './request-target.ts'
 import { RequestStates } from './request-state.ts'
 import { restPlugin, Router, type Route } from './rest.ts'
@@ -35,11 +34,6 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const states = new RequestStates(config.trustProxyHops)
   const routeOf = (request: Request, pathname: string) =>
     pathname === GRAPHQL_PATH || pathname === METRICS_PATH ? pathname : (router.pattern(request.method, pathname) ?? UNMATCHED_ROUTE)
-  const logError = (error: AppError, ctx: RequestContext | undefined) => {
-    if (error.status >= 500) {
-      services.logger.error({ err: error.cause ?? error, requestId: ctx?.requestId, kind: error.kind }, 'request failed')
-    }
-  }
   return createYoga<Record<string, unknown>, RequestContext>({
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -53,14 +47,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
     maxRequestBodySize: false,
     context: ({ request }) => createRequestContext(services, request, states.get(request)),
-    maskedErrors: {
-      maskError: (error) => {
-        const rendered = toGraphQLError(error)
-        const original = rendered.originalError as AppError | undefined
-        if (original && 'kind' in original) logError(original, undefined)
-        return rendered
-      },
-    },
+    // Rendered here; 5xx logged with their request id by requestLogPlugin.
+    maskedErrors: { maskError: (error) => toGraphQLError(error) },
     plugins: [
       requestLogPlugin(services, states, routeOf),
       metricsEndpointPlugin(services),
@@ -70,7 +58,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
         router,
         passThrough: (pathname) => pathname === GRAPHQL_PATH,
         context: (request) => createRequestContext(services, request, states.get(request)),
-        onError: logError,
+        onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
       }),
     ],
   })

@@ -68,6 +68,21 @@ describe('request log', () => {
     expect(sink.requests().find((l) => l.requestId === 'graphiql-page')).toMatchObject({ route: '/graphql', method: 'GET', status: 200, ip: '127.0.0.1' })
   })
 
+  it('logs an unexpected failure with its cause and request id, and renders neither', async () => {
+    const rest = await server.request('GET', '/probe/explode', { headers: { 'x-request-id': 'explode-rest' } })
+    const gql = await server.graphql('{ explode }', undefined, { headers: { 'x-request-id': 'explode-gql' } })
+    expect(rest.status).toBe(500)
+    expect(rest.body).toEqual({ message: 'Internal server error', error: 'internal_error', detail: 'Internal server error' })
+    expect(gql.status).toBe(500)
+    expect(gql.errors?.[0]).toMatchObject({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } })
+    expect(JSON.stringify([rest.body, gql.errors])).not.toContain('SELECT')
+    for (const id of ['explode-rest', 'explode-gql']) {
+      const failed = sink.lines().find((l) => l.requestId === id && l.msg === 'request failed')
+      expect(failed).toMatchObject({ level: 50, kind: 'internal', err: { message: 'secret internals: SELECT client_secret FROM clients' } })
+      expect(sink.requests().find((l) => l.requestId === id)).toMatchObject({ status: 500, level: 50 })
+    }
+  })
+
   it('names the authenticated client as sub', async () => {
     const res = await server.request('GET', '/probe/authenticated', { token: client.token })
     const line = sink.requests().find((l) => l.requestId === res.headers.get('x-request-id'))

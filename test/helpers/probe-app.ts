@@ -35,6 +35,13 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     },
     { method: 'GET', path: '/probe/items/:uid', handler: ({ params }) => ({ body: { uid: params.uid } }) },
     {
+      method: 'GET',
+      path: '/probe/explode',
+      handler: () => {
+        throw new Error('secret internals: SELECT client_secret FROM clients')
+      },
+    },
+    {
       method: 'POST',
       path: '/probe/items',
       handler: async ({ body }) => ({ status: 201, body: parseInput(z.object({ name: z.string() }), await body(), 'body') }),
@@ -53,6 +60,7 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
   const schema = createSchema<RequestContext>({
     typeDefs: /* GraphQL */ `
       type Query {
+        explode: String!
         me: String!
         clients(name: String): Int!
       }
@@ -64,6 +72,9 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     `,
     resolvers: {
       Query: {
+        explode: () => {
+          throw new Error('secret internals: SELECT client_secret FROM clients')
+        },
         me: async (_root, _args, ctx) => (await ctx.auth.require()).clientId,
         clients: async (_root, args: { name?: string | null }, ctx) => {
           const named = args.name == null ? sql`true` : sql`name = ${args.name}`

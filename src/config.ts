@@ -20,6 +20,13 @@ const url = (protocols: string[]) =>
     }
   }, `must be a URL (${protocols.join(' or ')})`)
 
+// `false`/`true` or the number of proxies in front of the service (`true` is one).
+const proxyHops = z
+  .string()
+  .regex(/^(true|false|yes|no|\d{1,2})$/, 'must be true, false or a number of proxy hops (0 to 10)')
+  .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v)))
+  .pipe(z.number().int().min(0, 'must be true, false or a number of proxy hops (0 to 10)').max(10, 'must be true, false or a number of proxy hops (0 to 10)'))
+
 const envSchema = z.object({
   PORT: integer(0, 65535).default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -44,6 +51,8 @@ const envSchema = z.object({
   GRAPHQL_INTROSPECTION: boolean.default(true),
   DB_POOL_SIZE: integer(1, 200).default(10),
   STATEMENT_TIMEOUT_MS: integer(100, 600_000).default(5000),
+  TRUST_PROXY: proxyHops.default(0),
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters').optional(),
 })
 
 export type Config = {
@@ -67,6 +76,9 @@ export type Config = {
   graphqlIntrospection: boolean
   dbPoolSize: number
   statementTimeoutMs: number
+  /** Proxies in front of the service whose `X-Forwarded-For` entries are believed (0: none). */
+  trustProxyHops: number
+  metricsToken: string | undefined
 }
 
 export class ConfigError extends Error {}
@@ -102,5 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     dbPoolSize: e.DB_POOL_SIZE,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    trustProxyHops: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
   }
 }

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino'
-import { AuthContext, TokenVerifier } from './auth-context.ts'
+import { AuthContext, TokenVerifier, type Principal } from './auth-context.ts'
 import type { Config } from './config.ts'
 import type { DatabaseHandle, Db } from './db.ts'
 import type { RevocationCache } from './modules/auth/revocations.ts'
 import type { KeyStore } from './modules/auth/signing-keys.ts'
+import type { Metrics } from './metrics.ts'
+import type { RateLimits } from './rate-limits.ts'
+import { recordRateLimit, type RequestState } from './request-state.ts'
 
 /** Long-lived, process-wide dependencies, built once at start. */
 export interface Services {
@@ -14,23 +17,56 @@ export interface Services {
   revocations: RevocationCache
   verifier: TokenVerifier
   logger: Logger
+  rateLimits: RateLimits
+  metrics: Metrics
 }
 
 /** What every operation receives, from either face. */
 export interface RequestContext {
   requestId: string
+  /** The caller's address (see `TRUST_PROXY`), for per-IP rate limits. */
+  clientIp: string
   services: Services
   db: Db
   auth: AuthContext
   request: Request
 }
 
-export function createRequestContext(services: Services, request: Request, requestId: string): RequestContext {
+export function createRequestContext(services: Services, request: Request, state: RequestState): RequestContext {
   return {
-    requestId,
+    requestId: state.id,
+    clientIp: state.clientIp,
     services,
     db: services.db,
-    auth: new AuthContext(request.headers.get('authorization'), services.verifier),
+    auth: new CountedAuthContext(request.headers.get('authorization'), services.verifier, async (principal) => {
+      state.clientId = principal.clientId
+      recordRateLimit(state, await services.rateLimits.consumeApi(principal.clientId))
+    }),
     request,
+  }
+}
+
+/**
+ * Every authenticated request counts once against its client's API rate limit, whichever face it
+ * came through: here, where both faces obtain the caller. Over the limit, `principal()` (and so
+ * every `require`) fails with 429 before the operation does any work.
+ */
+class CountedAuthContext extends AuthContext {
+  #counted: Promise<Principal> | undefined
+
+  constructor(
+    header: string | null,
+    verifier: TokenVerifier,
+    private readonly onAuthenticated: (principal: Principal) => Promise<void>,
+  ) {
+    super(header, verifier)
+  }
+
+  override principal(): Promise<Principal> {
+    this.#counted ??= super.principal().then(async (principal) => {
+      await this.onAuthenticated(principal)
+      return principal
+    })
+    return this.#counted
   }
 }

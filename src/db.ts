@@ -3,6 +3,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PGliteDialect, PostgresDialect, type ColumnType, type LogEvent } from 'kysely'
 import pg from 'pg'
+import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import type { TenantTable } from './modules/auth/tenants.repository.ts'
 import type { ClientTable } from './modules/auth/clients.repository.ts'
@@ -37,6 +38,8 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite'
   /** Counts statements sent, for tests that prove a fixed number of queries. */
   queryCount: () => number
+  /** Pool connections by state, for metrics (the embedded database is one connection). */
+  connections: () => { total: number; idle: number; waiting: number }
   close: () => Promise<void>
 }
 
@@ -47,7 +50,10 @@ const raw = (v: string) => v
 
 export class EmbeddedDatabaseBusy extends Error {}
 
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize' | 'statementTimeoutMs'>): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize' | 'statementTimeoutMs'>,
+  logger?: Pick<Logger, 'warn'>,
+): Promise<DatabaseHandle> {
   let queries = 0
   const log = (event: LogEvent) => {
     if (event.level === 'query' || event.level === 'error') queries++
@@ -68,10 +74,21 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
         }) as typeof pg.types.getTypeParser,
       },
     })
-    // An idle client losing its connection (database restart) must not crash the process.
-    pool.on('error', () => {})
+    // An idle client losing its connection (database restart) must not crash the process; the
+    // pool drops it and opens a fresh one on the next query, so the service recovers by itself.
+    pool.on('error', (err) => logger?.warn({ err }, 'idle database connection lost'))
+    // A checked-out client losing its connection between statements emits 'error' too, with no
+    // pool listener attached; unheard, that would crash the process. Its statements fail with
+    // the same error (answered 503) and the pool discards it on release.
+    pool.on('connect', (client) => client.on('error', (err) => logger?.warn({ err }, 'database connection lost')))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
-    return { db, kind: 'postgres', queryCount: () => queries, close: () => db.destroy() }
+    return {
+      db,
+      kind: 'postgres',
+      queryCount: () => queries,
+      connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    }
   }
 
   const dir = path.resolve(config.dataDir)
@@ -87,6 +104,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       db,
       kind: 'pglite',
       queryCount: () => queries,
+      connections: () => ({ total: 1, idle: 0, waiting: 0 }),
       close: async () => {
         await db.destroy()
         releaseLock()

@@ -3,6 +3,7 @@
  */
 export type ErrorKind =
   | 'invalid_credentials'
+  | 'bad_request'
   | 'unauthenticated'
   | 'forbidden'
   | 'validation'
@@ -34,6 +35,7 @@ interface KindInfo {
 
 export const kinds: Record<ErrorKind, KindInfo> = {
   invalid_credentials: { status: 401, error: 'invalid_credentials', graphqlCode: 'UNAUTHENTICATED', defaultMessage: 'Authentication failed' },
+  bad_request: { status: 400, error: 'bad_request', graphqlCode: 'BAD_REQUEST', defaultMessage: 'Bad request' },
   unauthenticated: { status: 401, error: 'Unauthorized', graphqlCode: 'UNAUTHENTICATED', defaultMessage: 'No token provided' },
   forbidden: { status: 403, error: 'permission_denied', graphqlCode: 'FORBIDDEN', defaultMessage: 'Access denied' },
   validation: { status: 422, error: 'validation_error', graphqlCode: 'BAD_USER_INPUT', defaultMessage: 'Validation failed' },
@@ -81,9 +83,20 @@ export function restErrorBody(error: AppError): unknown {
   return { message: error.message, error: kinds[error.kind].error, detail: error.message }
 }
 
-const unavailableStates = new Set(['57P01', '57P02', '57P03', '3D000', '53300'])
+// Connection lost or refused (08, 57P01-57P05), database missing (3D000), out of resources
+// (53: disk full, memory, connections), I/O error (58030), a standby after failover (25006).
+const unavailableStates = new Set(['57P01', '57P02', '57P03', '57P04', '57P05', '3D000', '58030', '25006'])
 const unavailableNetworkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN'])
-const unavailableMessages = [/Connection terminated/i, /Client has encountered a connection error/i, /timeout exceeded when trying to connect/i, /connection is closed/i, /PGlite is closed/i]
+const unavailableMessages = [
+  /Connection terminated/i,
+  /Client has encountered a connection error/i,
+  /timeout exceeded when trying to connect/i,
+  /connection is closed/i,
+  /PGlite is closed/i,
+  /driver has already been destroyed/i,
+  // 55000 is also raised for unrelated states; only this one means the database refuses connections.
+  /is not currently accepting connections/i,
+]
 
 /**
  * Turns anything thrown into an AppError: database outages become 503, statement timeouts 504,
@@ -95,8 +108,11 @@ export function toAppError(error: unknown): AppError {
   const code = typeof e?.code === 'string' ? e.code : ''
   const message = typeof e?.message === 'string' ? e.message : ''
   if (code === '57014') return new AppError('gateway_timeout', 'The database did not answer in time', { cause: error })
+  // Text PostgreSQL cannot store (a NUL character, an unpaired surrogate) came from the caller.
+  if (code === '22021' || code === '22P05') return new AppError('bad_request', 'Text must be valid Unicode without NUL characters', { cause: error })
   if (
     code.startsWith('08') ||
+    code.startsWith('53') ||
     unavailableStates.has(code) ||
     unavailableNetworkCodes.has(code) ||
     unavailableMessages.some((re) => re.test(message))

@@ -1,6 +1,12 @@
 import { AppError, validationError } from './errors.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/**
+ * Arrays and objects nested deeper than this are refused before parsing: every consumer of a
+ * parsed body (zod, error rendering, JSON.stringify) recurses, and 100,000 levels of `[` fit in
+ * 1 MiB. The API's bodies are a few levels deep.
+ */
+export const MAX_JSON_DEPTH = 64
 
 /**
  * Parses a JSON request body. Malformed JSON is answered as the seed's 422 `json_invalid`
@@ -8,6 +14,12 @@ export const MAX_BODY_BYTES = 1024 * 1024
  * module that the reference was written against; V8's messages carry neither.
  */
 export function parseJsonText(text: string): unknown {
+  const tooDeep = firstTooDeep(text)
+  if (tooDeep !== undefined) {
+    throw validationError([
+      { type: 'json_invalid', loc: ['body', tooDeep], msg: 'JSON decode error', input: {}, ctx: { error: 'Maximum nesting depth exceeded' } },
+    ])
+  }
   try {
     return JSON.parse(text)
   } catch {
@@ -37,18 +49,42 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   return parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
 }
 
+/** Position of the first bracket nested deeper than MAX_JSON_DEPTH (strings skipped), if any. */
+function firstTooDeep(text: string): number | undefined {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return i
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return undefined
+}
+
 function isJsonContentType(value: string): boolean {
   const type = value.split(';')[0]!.trim().toLowerCase()
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
+export async function readLimited(request: Request): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array()
   const chunks: Uint8Array[] = []
   let size = 0
   const reader = request.body.getReader()
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch (error) {
+      // The caller went away mid-body: their fault, not the service's (no 5xx, no outage alarm).
+      throw new AppError('bad_request', 'The request body was not received completely', { cause: error })
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > MAX_BODY_BYTES) {

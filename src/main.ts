@@ -5,6 +5,8 @@ import { createLogger } from './logger.ts'
 import { createApp, listen } from './server.ts'
 import { closeServices, openServices } from './services.ts'
 
+const SHUTDOWN_DEADLINE_MS = 20_000
+
 async function main() {
   let config
   try {
@@ -19,6 +21,11 @@ async function main() {
   const logger = createLogger(config)
   // A stray rejection is a bug to log, not a reason to drop every in-flight request.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'))
+  // Still fatal (the process state is unknown), but said in the log's own format.
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception')
+    process.exit(1)
+  })
   let services
   try {
     services = await openServices(config, logger)
@@ -47,6 +54,11 @@ async function main() {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    // Connections are cut after 10 s; should closing the pools hang too, give up after 20.
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time')
+      process.exit(1)
+    }, SHUTDOWN_DEADLINE_MS).unref()
     await running.close()
     await closeServices(services)
     logger.info('stopped')

@@ -32,7 +32,7 @@ interface CompiledRoute extends Route {
   segments: string[]
 }
 
-type Match = { route: Route; params: Record<string, string> } | { allowed: Method[] } | undefined
+type Match = { route: Route; params: Record<string, string> } | { allowed: Method[]; path: string } | undefined
 
 export class Router {
   #static = new Map<string, Map<Method, Route>>()
@@ -55,17 +55,26 @@ export class Router {
     const byMethod = this.#static.get(path)
     if (byMethod) {
       const route = byMethod.get(method as Method) ?? (method === 'HEAD' ? byMethod.get('GET') : undefined)
-      return route ? { route, params: {} } : { allowed: [...byMethod.keys()] }
+      return route ? { route, params: {} } : { allowed: [...byMethod.keys()], path }
     }
     const segments = path.split('/')
     const allowed: Method[] = []
+    let pattern = ''
     for (const route of this.#dynamic) {
       const params = matchSegments(route.segments, segments)
       if (!params) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params }
       allowed.push(route.method)
+      pattern ||= route.path
     }
-    return allowed.length ? { allowed } : undefined
+    return allowed.length ? { allowed, path: pattern } : undefined
+  }
+
+  /** The route pattern a request falls under (`/api/exchange/v1/orders/:uid`), for logs and metrics. */
+  pattern(method: string, pathname: string): string | undefined {
+    const match = this.match(method, pathname)
+    if (!match) return undefined
+    return 'route' in match ? match.route.path : match.path
   }
 }
 

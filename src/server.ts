@@ -1,46 +1,42 @@
-import { randomUUID } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createServer, type ServerResponse, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga'
+import type { GraphQLSchema } from 'graphql'
+import { createYoga, type YogaServerInstance } from 'graphql-yoga'
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { createRequestContext, type RequestContext, type Services } from './context.ts'
-import type { AppError } from './errors.ts'
 import { noStorePlugin } from './modules/auth/no-store.ts'
 import { toGraphQLError } from './graphql-errors.ts'
-import { restPlugin, Router } from './rest.ts'
+import { graphqlLimitsPlugin } from './graphql-limits.ts'
+import { loginRateLimitPlugin } from './login-rate-limit.ts'
+import { METRICS_PATH, metricsEndpointPlugin } from './metrics-endpoint.ts'
+import { logFailure, requestLogPlugin } from './request-log.ts'
+import { checkRequestTarget } from './request-target.ts'
+import { RequestStates } from './request-state.ts'
+import { restPlugin, Router, type Route } from './rest.ts'
 import { routes } from './routes.ts'
 import { schema } from './schema.ts'
 
 const GRAPHQL_PATH = '/graphql'
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** The route label of requests no route matches, in logs and metrics. */
+export const UNMATCHED_ROUTE = 'unmatched'
 
 export type App = YogaServerInstance<Record<string, unknown>, RequestContext>
 
-/** An incoming `X-Request-Id` is kept when it is sane, so a bank can trace a call end to end. */
-function requestIdPlugin(ids: WeakMap<Request, string>): Plugin {
-  return {
-    onRequest({ request }) {
-      const incoming = request.headers.get('x-request-id')
-      ids.set(request, incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID())
-    },
-    onResponse({ request, response }) {
-      const id = ids.get(request)
-      if (id) response.headers.set('x-request-id', id)
-    },
-  }
+export interface AppOptions {
+  /** The REST routes served (default: every module's). */
+  routes?: Route[]
+  /** The GraphQL schema served (default: the Pothos schema). */
+  schema?: GraphQLSchema
 }
 
-export function createApp(services: Services): App {
-  const ids = new WeakMap<Request, string>()
-  const requestId = (request: Request) => ids.get(request) ?? randomUUID()
-  const logError = (error: AppError, ctx: RequestContext | undefined) => {
-    if (error.status >= 500) {
-      services.logger.error({ err: error.cause ?? error, requestId: ctx?.requestId, kind: error.kind }, 'request failed')
-    }
-  }
+export function createApp(services: Services, options: AppOptions = {}): App {
   const { config } = services
+  const router = new Router(options.routes ?? routes)
+  const states = new RequestStates(config.trustProxyHops)
+  const routeOf = (request: Request, pathname: string) =>
+    pathname === GRAPHQL_PATH || pathname === METRICS_PATH ? pathname : (router.pattern(request.method, pathname) ?? UNMATCHED_ROUTE)
   return createYoga<Record<string, unknown>, RequestContext>({
-    schema,
+    schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: config.graphiql ? { title: 'Exchange API' } : false,
@@ -49,23 +45,22 @@ export function createApp(services: Services): App {
       ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
       : false,
     logging: false,
-    context: ({ request }) => createRequestContext(services, request, requestId(request)),
-    maskedErrors: {
-      maskError: (error) => {
-        const rendered = toGraphQLError(error)
-        const original = rendered.originalError as AppError | undefined
-        if (original && 'kind' in original) logError(original, undefined)
-        return rendered
-      },
-    },
+    // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
+    maxRequestBodySize: false,
+    context: ({ request }) => createRequestContext(services, request, states.get(request)),
+    // Rendered here; 5xx logged with their request id by requestLogPlugin.
+    maskedErrors: { maskError: (error) => toGraphQLError(error) },
     plugins: [
-      requestIdPlugin(ids),
+      requestLogPlugin(services, states, routeOf),
+      metricsEndpointPlugin(services),
+      loginRateLimitPlugin(services, states, routeOf),
+      graphqlLimitsPlugin(config),
       noStorePlugin(),
       restPlugin({
-        router: new Router(routes),
+        router,
         passThrough: (pathname) => pathname === GRAPHQL_PATH,
-        context: (request) => createRequestContext(services, request, requestId(request)),
-        onError: logError,
+        context: (request) => createRequestContext(services, request, states.get(request)),
+        onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
       }),
     ],
   })
@@ -78,27 +73,50 @@ export interface RunningServer {
   close: () => Promise<void>
 }
 
-/** Listens on `port`/`host`; `close` stops accepting, lets in-flight requests finish, then resolves. */
+const DRAIN_TIMEOUT_MS = 10_000
+
+/**
+ * Listens on `port`/`host`. `close` stops accepting connections, lets in-flight requests finish
+ * (each answered with `Connection: close`, and idle keep-alive connections closed as they become
+ * idle), then resolves; connections still open after 10 s are cut.
+ */
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
-  const server = createServer(app)
+  const server = createServer((req, res) => {
+    if (checkRequestTarget(req, res)) void app(req, res)
+  })
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
   server.requestTimeout = 30_000
+  const inFlight = new Set<ServerResponse>()
+  let draining = false
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (draining) res.setHeader('connection', 'close')
+    inFlight.add(res)
+    res.on('close', () => inFlight.delete(res))
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
   })
   const address = server.address() as AddressInfo
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host
+  let closing: Promise<void> | undefined
   return {
     server,
     app,
     url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
+      (closing ??= new Promise<void>((resolve) => {
+        draining = true
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close')
+        const sweep = setInterval(() => server.closeIdleConnections(), 100)
+        const cut = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS)
+        server.close(() => {
+          clearInterval(sweep)
+          clearTimeout(cut)
+          resolve()
+        })
         server.closeIdleConnections()
-        setTimeout(() => server.closeAllConnections(), 10_000).unref()
-      }),
+      })),
   }
 }

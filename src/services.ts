@@ -1,4 +1,6 @@
 import type { Logger } from 'pino'
+import { Metrics } from './metrics.ts'
+import { RateLimits } from './rate-limits.ts'
 import { TokenVerifier } from './auth-context.ts'
 import type { Config } from './config.ts'
 import type { Services } from './context.ts'
@@ -12,8 +14,11 @@ import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts
  * background reloads: everything a server needs. `closeServices` stops it all.
  */
 export async function openServices(config: Config, logger: Logger): Promise<Services> {
-  const database = await openDatabase(config)
+  const database = await openDatabase(config, logger)
+  const metrics = new Metrics(database.connections)
+  const rateLimits = new RateLimits(config, logger, metrics)
   try {
+    if (!(await rateLimits.ready())) logger.warn('rate limits: Redis did not answer; counting in this process until it does')
     const applied = await migrateToLatest(database.db)
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations')
     const keys = new KeyStore(database.db, config.keyEncryptionKey)
@@ -23,8 +28,9 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     keys.startPeriodicReload(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }, 'signing key reload failed'))
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
-    return { config, database, db: database.db, keys, revocations, verifier, logger }
+    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics }
   } catch (error) {
+    await rateLimits.close()
     await database.close()
     throw error
   }
@@ -33,4 +39,5 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
 export async function closeServices(services: Services): Promise<void> {
   await Promise.all([services.keys.stop(), services.revocations.stop()])
   await services.database.close()
+  await services.rateLimits.close()
 }

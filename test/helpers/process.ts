@@ -11,7 +11,8 @@ export function childEnv(env: Record<string, string | undefined>): NodeJS.Proces
   delete base.DATABASE_URL
   delete base.DATA_DIR
   delete base.PORT
-  return { ...base, LOG_LEVEL: 'info', ...env }
+  // As in startTestServer: high rate limits unless a test sets its own.
+  return { ...base, LOG_LEVEL: 'info', RATE_LIMIT_LOGIN_PER_MIN: '1000000', RATE_LIMIT_API_PER_MIN: '100000000', ...env }
 }
 
 export interface CommandResult {

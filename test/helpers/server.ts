@@ -3,7 +3,7 @@ import { print } from 'graphql'
 import { loadConfig, type Config } from '../../src/config.ts'
 import type { Services } from '../../src/context.ts'
 import { createLogger } from '../../src/logger.ts'
-import { createApp, listen, type RunningServer } from '../../src/server.ts'
+import { createApp, listen, type AppOptions, type RunningServer } from '../../src/server.ts'
 import { closeServices, openServices } from '../../src/services.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
@@ -49,9 +49,17 @@ export interface GraphQLTestResponse<T> {
   errors: { message: string; path?: (string | number)[]; extensions: Record<string, any> }[] | undefined
 }
 
+export interface TestServerOptions {
+  /** Routes or schema other than the application's (infrastructure tests). */
+  app?: AppOptions
+  /** Where log lines go (with `LOG_LEVEL` set in `env`). */
+  logDestination?: NodeJS.WritableStream
+}
+
 export async function startTestServer(
   env: Record<string, string> = {},
   database?: TestDatabase,
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
   const db = database ?? (await createTestDatabase())
   const config = loadConfig({
@@ -59,11 +67,14 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: TEST_BASE_URL,
+    // A suite logs in from one address far more than 20 times a minute; rate-limit tests set their own.
+    RATE_LIMIT_LOGIN_PER_MIN: '1000000',
+    RATE_LIMIT_API_PER_MIN: '100000000',
     ...db.env,
     ...env,
   })
-  const services = await openServices(config, createLogger(config))
-  const running = await listen(createApp(services), 0, '127.0.0.1')
+  const services = await openServices(config, createLogger(config, options.logDestination))
+  const running = await listen(createApp(services, options.app), 0, '127.0.0.1')
   const url = running.url
   let stopped = false
   const stop = async () => {

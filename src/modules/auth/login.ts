@@ -17,13 +17,19 @@ export const loginInput = z.object({
  * Client credentials → a new session with an access and a refresh token (seed 4.1). Earlier
  * sessions of the client stay valid: a bank may run several systems on one credential.
  */
-export async function login(services: Pick<Services, 'db' | 'keys' | 'config'>, input: unknown) {
+export async function login(services: Pick<Services, 'db' | 'keys' | 'config' | 'rateLimits' | 'metrics'>, input: unknown) {
   const { client_id, client_secret } = parseInput(loginInput, input, 'body')
-  const { db, keys, config } = services
+  const { db, keys, config, rateLimits, metrics } = services
+  // Per client id (the per-IP half runs before the body is read): a limited attempt does nothing.
+  await rateLimits.checkLogin({ clientId: client_id })
   const client = await getClient(db, client_id)
   // Compared even when the client is unknown or inactive: every failure costs the same work.
   const secretOk = secretMatches(client_secret, client?.secret_digest)
-  if (!client || !secretOk || !client.is_active) throw new AppError('invalid_credentials')
+  if (!client || !secretOk || !client.is_active) {
+    metrics.loginFailed()
+    await rateLimits.penaliseLogin({ clientId: client_id })
+    throw new AppError('invalid_credentials')
+  }
 
   const now = nowSeconds()
   const sessionId = randomUUID()
@@ -40,6 +46,7 @@ export async function login(services: Pick<Services, 'db' | 'keys' | 'config'>, 
     refreshJti,
     now,
   )
+  metrics.loginSucceeded()
   return { claims, tokens, expires_in: config.accessTokenTtl }
 }
 

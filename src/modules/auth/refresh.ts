@@ -52,10 +52,14 @@ export async function verifyRefreshToken(keys: KeyStore, config: TokenConfig, to
  * window, it revokes the whole session (likely theft); inside the window it is only refused, so
  * two instances of one bank racing to refresh do not log each other out.
  */
-export async function refresh(services: Pick<Services, 'db' | 'keys' | 'config' | 'revocations' | 'logger'>, input: unknown) {
+export async function refresh(
+  services: Pick<Services, 'db' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics'>,
+  input: unknown,
+) {
   const { refresh_token } = parseInput(refreshInput, input, 'body')
   const { db, keys, config } = services
   const presented = await verifyRefreshToken(keys, config, refresh_token)
+  await services.rateLimits.checkLogin({ clientId: presented.sub })
 
   const now = nowSeconds()
   const nextJti = randomUUID()
@@ -68,7 +72,9 @@ export async function refresh(services: Pick<Services, 'db' | 'keys' | 'config' 
   })
   if (!rotated) {
     const revoked = await revokeSessionOnReuse(db, presented.jti, config.refreshReuseWindow)
+    await services.rateLimits.penaliseLogin({ clientId: presented.sub })
     if (revoked) {
+      services.metrics.refreshReuseDetected()
       services.revocations.revokeSession(revoked)
       services.logger.warn({ sessionId: revoked, clientId: presented.sub }, 'refresh token reused: session revoked')
     }

@@ -1,0 +1,54 @@
+import { isIP } from 'node:net'
+
+/**
+ * The caller's address. Without trusted proxies it is the socket's peer: `X-Forwarded-For` is
+ * anyone's to write. Behind `hops` trusted proxies, each of which appends the address it received
+ * the request from, the entry `hops` places from the right is the one the outermost trusted proxy
+ * saw; entries further left were written by the caller and are ignored.
+ */
+export function clientIp(socketAddress: string | undefined, forwardedFor: string | null, hops: number): string {
+  const peer = normaliseIp(socketAddress) ?? 'unknown'
+  if (hops === 0 || !forwardedFor) return peer
+  const entries = forwardedFor.split(',').map((entry) => entry.trim())
+  return normaliseIp(entries[Math.max(0, entries.length - hops)]) ?? peer
+}
+
+/** `::ffff:10.0.0.1` → `10.0.0.1`; `[2001:db8::1]:443` → `2001:db8::1`; `10.0.0.1:80` → `10.0.0.1`; anything else → undefined. */
+export function normaliseIp(value: string | undefined): string | undefined {
+  if (!value) return undefined
+  let ip = value.trim()
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(ip)
+  if (bracketed) ip = bracketed[1]!
+  else if (/^[\d.]+:\d+$/.test(ip)) ip = ip.slice(0, ip.lastIndexOf(':'))
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  if (mapped) ip = mapped[1]!
+  const version = isIP(ip)
+  if (version === 4) return ip
+  if (version === 6) return ip.toLowerCase()
+  return undefined
+}
+
+/**
+ * The key an address is rate limited under. One IPv6 host usually holds a whole /64, so its
+ * addresses share one key; otherwise a caller could step through 2^64 addresses.
+ */
+export function ipRateLimitKey(ip: string): string {
+  if (isIP(ip) !== 6) return ip
+  return `${expandIpv6(ip).slice(0, 4).join(':')}::/64`
+}
+
+function expandIpv6(ip: string): string[] {
+  const toGroups = (part: string): string[] => {
+    if (part === '') return []
+    const groups = part.split(':')
+    const last = groups[groups.length - 1]!
+    // An embedded IPv4 tail is two groups.
+    if (last.includes('.')) groups.splice(groups.length - 1, 1, '0', '0')
+    return groups
+  }
+  const [head, tail] = ip.split('::') as [string, string | undefined]
+  const headGroups = toGroups(head)
+  const tailGroups = tail === undefined ? [] : toGroups(tail)
+  const zeros = Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0')
+  return [...headGroups, ...zeros, ...tailGroups].map((g) => g.replace(/^0+(?=.)/, ''))
+}

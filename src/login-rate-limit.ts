@@ -1,0 +1,90 @@
+import { Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type SelectionSetNode } from 'graphql'
+import type { Plugin } from 'graphql-yoga'
+import type { RequestContext, Services } from './context.ts'
+import { AppError, toAppError } from './errors.ts'
+import { toGraphQLError } from './graphql-errors.ts'
+import { errorResponse } from './rest.ts'
+import { pathnameOf, recordRateLimit, type RequestStates } from './request-state.ts'
+
+/** The REST paths of login and refresh, with the seed's alternative prefix. */
+export const LOGIN_PATHS = new Set(['/api/sso/v1/auth/login', '/api/sso/v1/auth/refresh', '/api/auth/v1/login', '/api/auth/v1/refresh'])
+/** The GraphQL mutations of login and refresh. */
+export const LOGIN_FIELDS = new Set(['login', 'refresh'])
+
+/**
+ * The per-IP half of the login limit (DESIGN §6), on both faces, before the attempt does any work:
+ * a REST login/refresh counts one attempt, a GraphQL mutation one per `login`/`refresh` field it
+ * selects (aliases cannot multiply attempts for free). A failed attempt — 401 on REST, an
+ * UNAUTHENTICATED error at a login/refresh field on GraphQL — costs a second point. The per-client
+ * half needs the client id from the body and is counted by the login operation itself
+ * (`rateLimits.checkLogin({ clientId })`).
+ */
+export function loginRateLimitPlugin(services: Services, states: RequestStates, routeOf: (request: Request, pathname: string) => string): Plugin {
+  const isLoginRequest = (request: Request, pathname: string) => request.method === 'POST' && LOGIN_PATHS.has(routeOf(request, pathname))
+  return {
+    async onRequest({ request, url, endResponse }) {
+      if (!isLoginRequest(request, url.pathname)) return
+      const state = states.get(request)
+      try {
+        recordRateLimit(state, await services.rateLimits.checkLogin({ ip: state.clientIp }))
+      } catch (error) {
+        endResponse(errorResponse(toAppError(error)))
+      }
+    },
+    async onResponse({ request, response }) {
+      if (response.status !== 401 || !isLoginRequest(request, pathnameOf(request))) return
+      await services.rateLimits.penaliseLogin({ ip: states.get(request).clientIp })
+    },
+    async onExecute({ args, setResultAndStopExecution }) {
+      const responseKeys = loginResponseKeys(args.document, args.operationName ?? undefined)
+      if (!responseKeys.length) return
+      const ctx = args.contextValue as unknown as RequestContext
+      try {
+        recordRateLimit(states.get(ctx.request), await services.rateLimits.checkLogin({ ip: ctx.clientIp }, responseKeys.length))
+      } catch (error) {
+        setResultAndStopExecution({ errors: [toGraphQLError(error)] })
+        return
+      }
+      return {
+        async onExecuteDone({ result }) {
+          if (!('errors' in result) || !result.errors) return
+          const keys = new Set(responseKeys)
+          const failed = result.errors.filter((e) => e.path?.length === 1 && keys.has(String(e.path[0])) && isAuthenticationFailure(e)).length
+          if (failed) await services.rateLimits.penaliseLogin({ ip: ctx.clientIp }, failed)
+        },
+      }
+    },
+  }
+}
+
+function isAuthenticationFailure(error: GraphQLError): boolean {
+  if (error.originalError instanceof AppError) return error.originalError.status === 401
+  return error.extensions?.code === 'UNAUTHENTICATED'
+}
+
+/** Response keys of the root `login`/`refresh` fields the executed mutation selects, through fragments. */
+export function loginResponseKeys(document: DocumentNode, operationName: string | undefined): string[] {
+  const operation = getOperationAST(document, operationName)
+  if (operation?.operation !== 'mutation') return []
+  const fragments = new Map<string, FragmentDefinitionNode>()
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition)
+  }
+  const keys: string[] = []
+  const seen = new Set<string>()
+  const visit = (selectionSet: SelectionSetNode) => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (LOGIN_FIELDS.has(selection.name.value)) keys.push(selection.alias?.value ?? selection.name.value)
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet)
+      } else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value)
+        const fragment = fragments.get(selection.name.value)
+        if (fragment) visit(fragment.selectionSet)
+      }
+    }
+  }
+  visit(operation.selectionSet)
+  return keys
+}

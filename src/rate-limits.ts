@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto'
+import { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { ipRateLimitKey } from './client-ip.ts'
+import type { Config } from './config.ts'
+import { AppError } from './errors.ts'
+import type { Metrics, RateLimitName } from './metrics.ts'
+
+const WINDOW_SECONDS = 60
+const REDIS_ERROR_LOG_INTERVAL_MS = 60_000
+// After a Redis failure, how long to count in memory before trying Redis again.
+const STORE_RETRY_MS = 5_000
+
+/** Where a caller stands against one limit, as the IETF RateLimit-* headers say it. */
+export interface RateLimitStatus {
+  limit: number
+  remaining: number
+  /** Seconds until the window resets (at least 1). */
+  resetSeconds: number
+}
+
+/** Login and refresh attempts are counted per client id and per caller address. */
+export interface LoginKeys {
+  clientId?: string
+  ip?: string
+}
+
+export function rateLimitHeaders(status: RateLimitStatus): Record<string, string> {
+  return {
+    'ratelimit-limit': String(status.limit),
+    'ratelimit-remaining': String(status.remaining),
+    'ratelimit-reset': String(status.resetSeconds),
+  }
+}
+
+export function rateLimited(status: RateLimitStatus): AppError {
+  return new AppError('rate_limited', 'Too many requests', {
+    headers: { 'retry-after': String(status.resetSeconds), ...rateLimitHeaders({ ...status, remaining: 0 }) },
+  })
+}
+
+/** The tighter of two statuses: fewer requests left, or the same number left for longer. */
+export function tighter(a: RateLimitStatus | undefined, b: RateLimitStatus | undefined): RateLimitStatus | undefined {
+  if (!a || !b) return a ?? b
+  if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b
+  return a.resetSeconds >= b.resetSeconds ? a : b
+}
+
+// A client id comes from a request body: anything up to 1 MiB. Keys stay short and printable.
+const clientKey = (clientId: string) =>
+  /^[A-Za-z0-9_-]{1,64}$/.test(clientId) ? clientId : `sha256:${createHash('sha256').update(clientId).digest('hex')}`
+
+interface Limit {
+  name: RateLimitName
+  points: number
+  /** Shared counters (Redis), when configured. */
+  store: RateLimiterAbstract | undefined
+  /** This process's counters: the only ones without Redis, the fallback while Redis fails. */
+  memory: RateLimiterAbstract
+}
+
+export interface RateLimitsOptions {
+  /** Prefix of every counter key; tests use a fresh one so runs never share counters. */
+  keyPrefix?: string
+}
+
+/**
+ * The service's rate limits (DESIGN §6): login and refresh `RATE_LIMIT_LOGIN_PER_MIN` per client
+ * id and per IP, where every attempt counts one point and a failed one a second point; other calls
+ * `RATE_LIMIT_API_PER_MIN` per client. Fixed one-minute windows per key.
+ *
+ * Counters live in Redis when `REDIS_URL` is set, so every process shares them; otherwise in
+ * memory. When Redis fails (refused, reset, or silent past its command timeout), each process
+ * counts in its own memory for a few seconds before trying Redis again, and logs it: a Redis
+ * outage never takes the API down, nor slows every request by a timeout.
+ */
+export class RateLimits {
+  readonly backend: 'memory' | 'redis'
+  readonly #limits: Record<RateLimitName, Limit>
+  readonly #redis: Redis | undefined
+  readonly #logger: Logger
+  readonly #metrics: Metrics
+  #storeRetryAt = 0
+  #lastStoreErrorLog = 0
+
+  constructor(config: Pick<Config, 'redisUrl' | 'rateLimitLoginPerMin' | 'rateLimitApiPerMin'>, logger: Logger, metrics: Metrics, options: RateLimitsOptions = {}) {
+    this.#logger = logger
+    this.#metrics = metrics
+    const prefix = options.keyPrefix ?? 'exchange:rl'
+    this.backend = config.redisUrl ? 'redis' : 'memory'
+    const redis = config.redisUrl ? openRedis(config.redisUrl, logger, (err) => this.#storeFailed(err)) : undefined
+    this.#redis = redis
+    redis?.on('ready', () => {
+      this.#storeRetryAt = 0
+    })
+    const limit = (name: RateLimitName, points: number): Limit => {
+      const options = { keyPrefix: `${prefix}:${name}`, points, duration: WINDOW_SECONDS }
+      return {
+        name,
+        points,
+        store: redis && new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }),
+        memory: new RateLimiterMemory(options),
+      }
+    }
+    this.#limits = {
+      login_ip: limit('login_ip', config.rateLimitLoginPerMin),
+      login_client: limit('login_client', config.rateLimitLoginPerMin),
+      api: limit('api', config.rateLimitApiPerMin),
+    }
+  }
+
+  /**
+   * Counts a login or refresh attempt (`points` attempts) against each key given, before the
+   * attempt does any work. Throws `rate_limited` (429) when any of them is over its limit.
+   */
+  async checkLogin(keys: LoginKeys, points = 1): Promise<RateLimitStatus | undefined> {
+    const checks: Promise<RateLimitStatus | undefined>[] = []
+    if (keys.ip !== undefined) checks.push(this.#consume(this.#limits.login_ip, ipRateLimitKey(keys.ip), points))
+    if (keys.clientId !== undefined) checks.push(this.#consume(this.#limits.login_client, clientKey(keys.clientId), points))
+    const results = await Promise.allSettled(checks)
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as AppError)
+    if (refused.length) {
+      throw refused.reduce((a, b) => (Number(a.headers?.['retry-after']) >= Number(b.headers?.['retry-after']) ? a : b))
+    }
+    return results.reduce<RateLimitStatus | undefined>((acc, r) => tighter(acc, (r as PromiseFulfilledResult<RateLimitStatus | undefined>).value), undefined)
+  }
+
+  /** After a failed login or refresh: one more point per key, so a failure counts double. Never throws. */
+  async penaliseLogin(keys: LoginKeys, points = 1): Promise<void> {
+    const penalties: Promise<unknown>[] = []
+    if (keys.ip !== undefined) penalties.push(this.#run(this.#limits.login_ip, (l) => l.penalty(ipRateLimitKey(keys.ip!), points)))
+    if (keys.clientId !== undefined) penalties.push(this.#run(this.#limits.login_client, (l) => l.penalty(clientKey(keys.clientId!), points)))
+    await Promise.allSettled(penalties)
+  }
+
+  /** Counts one call of an authenticated client; throws `rate_limited` (429) over the limit. */
+  consumeApi(clientId: string): Promise<RateLimitStatus | undefined> {
+    return this.#consume(this.#limits.api, clientKey(clientId), 1)
+  }
+
+  async ready(timeoutMs = 2000): Promise<boolean> {
+    const redis = this.#redis
+    if (!redis || redis.status === 'ready') return true
+    return new Promise<boolean>((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer)
+        redis.off('ready', onReady)
+        resolve(ok)
+      }
+      const onReady = () => done(true)
+      const timer = setTimeout(() => done(false), timeoutMs)
+      redis.on('ready', onReady)
+    })
+  }
+
+  async close(): Promise<void> {
+    if (!this.#redis) return
+    await this.#redis.quit().catch(() => this.#redis!.disconnect())
+  }
+
+  async #consume(limit: Limit, key: string, points: number): Promise<RateLimitStatus | undefined> {
+    let res: RateLimiterRes
+    try {
+      res = await this.#run(limit, (l) => l.consume(key, points))
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) throw error
+      this.#metrics.rateLimitRejected(limit.name)
+      throw rateLimited(statusOf(limit, error))
+    }
+    return statusOf(limit, res)
+  }
+
+  /** Runs `op` on the shared counters, or on this process's while they fail. */
+  async #run(limit: Limit, op: (limiter: RateLimiterAbstract) => Promise<RateLimiterRes>): Promise<RateLimiterRes> {
+    if (limit.store && Date.now() >= this.#storeRetryAt) {
+      try {
+        return await op(limit.store)
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw error
+        this.#storeRetryAt = Date.now() + STORE_RETRY_MS
+        this.#storeFailed(error)
+      }
+    }
+    return op(limit.memory)
+  }
+
+  #storeFailed(err: unknown): void {
+    const now = Date.now()
+    if (now - this.#lastStoreErrorLog < REDIS_ERROR_LOG_INTERVAL_MS) return
+    this.#lastStoreErrorLog = now
+    this.#logger.warn({ err }, 'rate limit store failed: counting in this process until it answers')
+  }
+}
+
+function statusOf(limit: Limit, res: RateLimiterRes): RateLimitStatus {
+  return {
+    limit: limit.points,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  }
+}
+
+function openRedis(url: string, logger: Logger, onError: (err: unknown) => void): Redis {
+  const redis = new Redis(url, {
+    // Fail fast while disconnected, so the in-memory insurance answers instead of a queue.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    commandTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  })
+  // An 'error' event without a listener would crash the process.
+  redis.on('error', onError)
+  redis.on('ready', () => logger.info('rate limits: Redis connected'))
+  return redis
+}

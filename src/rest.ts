@@ -96,8 +96,13 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params
 }
 
+/** A body already serialised to JSON (a cached answer), sent as is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return new Response(body instanceof JsonText ? body.text : JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   })

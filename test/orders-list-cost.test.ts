@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { ORDERS, placeOrder, usdBuy } from './helpers/orders.ts'
+import { withoutBackgroundPolls } from './helpers/background.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
@@ -20,9 +21,13 @@ afterAll(async () => {
 })
 
 const counted = async (path: string, token: string) => {
-  const before = server.services.database.queryCount()
-  const res = await server.request('GET', path, { token })
-  return { res, statements: server.services.database.queryCount() - before }
+  let result!: { res: Awaited<ReturnType<TestServer['request']>>; statements: number }
+  await withoutBackgroundPolls(server.services, async () => {
+    const before = server.services.database.queryCount()
+    const res = await server.request('GET', path, { token })
+    result = { res, statements: server.services.database.queryCount() - before }
+  })
+  return result
 }
 
 describe('orders list cost', () => {

@@ -6,6 +6,7 @@ import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols-cache.
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { runCli } from './helpers/process.ts'
+import { withoutBackgroundPolls } from './helpers/background.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
@@ -38,7 +39,7 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 const WINDOW_MS = 2 * CATALOG_POLL_INTERVAL_MS + 1000
 
 describe('symbol list cache', () => {
-  it('answers a repeated list from memory, and each distinct query on its own', async () => {
+  it('answers a repeated list from memory, and each distinct query on its own', () => withoutBackgroundPolls(server.services, async () => {
     const first = await list('?limit=5')
     const before = queries()
     const again = await list('?limit=5')
@@ -54,7 +55,7 @@ describe('symbol list cache', () => {
     const same = await list('?symbol=USD-IRR&is_active=true&offset=0')
     expect(queries() - spelled).toBe(0)
     expect(same.body.items.map((i: any) => i.symbol)).toEqual(['USD-IRR'])
-  })
+  }))
 
   it('still authenticates, checks scopes and counts every cached request', async () => {
     await list()

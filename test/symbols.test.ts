@@ -8,6 +8,7 @@ import { setReferencePrice } from '../src/modules/exchange/symbol-admin.ts'
 import { upsertSymbol } from '../src/modules/exchange/symbols.repository.ts'
 import { SymbolDocument, SymbolsDocument, SymbolsWithCurrenciesDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { withoutBackgroundPolls } from './helpers/background.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const SYMBOLS = '/api/exchange/v1/symbols'
@@ -381,9 +382,13 @@ describe('query cost', () => {
     }
     await catalogChanged()
     const counted = async (call: () => Promise<unknown>) => {
-      const before = server.services.database.queryCount()
-      await call()
-      return server.services.database.queryCount() - before
+      let statements = 0
+      await withoutBackgroundPolls(server.services, async () => {
+        const before = server.services.database.queryCount()
+        await call()
+        statements = server.services.database.queryCount() - before
+      })
+      return statements
     }
 
     const rest10 = await counted(async () => expect((await list('?limit=10')).body.items).toHaveLength(10))

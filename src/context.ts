@@ -4,6 +4,7 @@ import type { Config } from './config.ts'
 import type { DatabaseHandle, Db } from './db.ts'
 import type { RevocationCache } from './modules/auth/revocations.ts'
 import type { KeyStore } from './modules/auth/signing-keys.ts'
+import type { SymbolsCache } from './modules/exchange/symbols-cache.ts'
 import type { Metrics } from './metrics.ts'
 import type { RateLimits } from './rate-limits.ts'
 import { recordRateLimit, type RequestState } from './request-state.ts'
@@ -19,6 +20,7 @@ export interface Services {
   logger: Logger
   rateLimits: RateLimits
   metrics: Metrics
+  symbolsCache: SymbolsCache
 }
 
 /** What every operation receives, from either face. */

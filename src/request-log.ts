@@ -25,6 +25,9 @@ export function logFailure(logger: Logger, error: AppError, requestId: string | 
 
 export function requestLogPlugin(services: Services, states: RequestStates, routeOf: (request: Request, pathname: string) => string): Plugin {
   const { logger, metrics } = services
+  // The per-request line is built below from fixed fields that never hold a credential; checking
+  // it against every redaction path (wildcards included) was ~5 % of a cached request's CPU.
+  const lines = logger.child({}, { redact: { paths: [], censor: '[redacted]' } })
   return {
     onRequest({ request, serverContext }) {
       states.start(request, socketAddress(serverContext))
@@ -60,8 +63,8 @@ export function requestLogPlugin(services: Services, states: RequestStates, rout
         ip: state.clientIp,
         ...(state.clientId ? { sub: state.clientId } : {}),
       }
-      if (response.status >= 500) logger.error(line, 'request')
-      else logger.info(line, 'request')
+      if (response.status >= 500) lines.error(line, 'request')
+      else lines.info(line, 'request')
     },
   }
 }

@@ -96,15 +96,24 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params
 }
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+/** A body already serialised to JSON (a cached answer), sent as is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * `ResponseType` is best the server's own (`fetchAPI.Response`): the Node adapter writes its string
+ * body straight to the socket, where a global Response's body is pumped through a ReadableStream.
+ */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, ResponseType: typeof Response = Response): Response {
+  return new ResponseType(body instanceof JsonText ? body.text : JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   })
 }
 
-export function errorResponse(error: AppError): Response {
-  return jsonResponse(error.status, restErrorBody(error), error.headers)
+export function errorResponse(error: AppError, ResponseType: typeof Response = Response): Response {
+  return jsonResponse(error.status, restErrorBody(error), error.headers, ResponseType)
 }
 
 function parseQuery(url: URL): Record<string, string> {
@@ -127,7 +136,7 @@ export interface RestPluginOptions {
  */
 export function restPlugin(options: RestPluginOptions): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
+    async onRequest({ request, url, endResponse, fetchAPI }) {
       if (options.passThrough(url.pathname)) return
       let ctx: RequestContext | undefined
       try {
@@ -147,11 +156,11 @@ export function restPlugin(options: RestPluginOptions): Plugin {
           ctx,
           body: () => (body ??= readJsonBody(request)),
         })
-        endResponse(jsonResponse(result.status ?? 200, result.body, result.headers))
+        endResponse(jsonResponse(result.status ?? 200, result.body, result.headers, fetchAPI.Response))
       } catch (thrown) {
         const error = toAppError(thrown)
         options.onError(error, ctx)
-        endResponse(errorResponse(error))
+        endResponse(errorResponse(error, fetchAPI.Response))
       }
     },
   }

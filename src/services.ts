@@ -8,6 +8,7 @@ import { openDatabase } from './db.ts'
 import { migrateToLatest } from './migrate.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from './modules/auth/revocations.ts'
 import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
+import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from './modules/exchange/symbols-cache.ts'
 
 /**
  * Opens the database, applies migrations, loads signing keys and revocations, and starts their
@@ -25,10 +26,13 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     await keys.init()
     const revocations = new RevocationCache(database.db, config)
     await revocations.reload()
+    const symbolsCache = new SymbolsCache(database.db)
+    await symbolsCache.check()
     keys.startPeriodicReload(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }, 'signing key reload failed'))
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
+    symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
-    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics }
+    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics, symbolsCache }
   } catch (error) {
     await rateLimits.close()
     await database.close()
@@ -37,7 +41,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
 }
 
 export async function closeServices(services: Services): Promise<void> {
-  await Promise.all([services.keys.stop(), services.revocations.stop()])
+  await Promise.all([services.keys.stop(), services.revocations.stop(), services.symbolsCache.stop()])
   await services.database.close()
   await services.rateLimits.close()
 }

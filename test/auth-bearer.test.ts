@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TokenVerifier } from '../src/auth-context.ts'
-import { REVOCATION_REFRESH_INTERVAL_MS } from '../src/modules/auth/revocations.ts'
-import { KEY_RELOAD_INTERVAL_MS } from '../src/modules/auth/signing-keys.ts'
 import { signAccessToken, signRefreshToken, type AccessTokenClaims } from '../src/modules/auth/tokens.ts'
 import { ViewerDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { withoutBackgroundPolls } from './helpers/background.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const body = (message: string) => ({ message, error: 'Unauthorized', detail: message })
@@ -152,16 +151,8 @@ describe('Bearer authentication (seed 7.2)', () => {
 })
 
 describe('verification cost', () => {
-  async function withoutBackgroundReloads(fn: () => Promise<void>) {
-    const { keys, revocations, logger } = server.services
-    await Promise.all([keys.stop(), revocations.stop()])
-    try {
-      await fn()
-    } finally {
-      keys.startPeriodicReload(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }))
-      revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }))
-    }
-  }
+  const withoutBackgroundReloads = (fn: () => Promise<void>) => withoutBackgroundPolls(server.services, fn)
+
 
   it('reads no database row to verify a token', async () => {
     await withoutBackgroundReloads(async () => {

@@ -8,6 +8,7 @@ import { setReferencePrice } from '../src/modules/exchange/symbol-admin.ts'
 import { upsertSymbol } from '../src/modules/exchange/symbols.repository.ts'
 import { SymbolDocument, SymbolsDocument, SymbolsWithCurrenciesDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { withoutBackgroundPolls } from './helpers/background.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const SYMBOLS = '/api/exchange/v1/symbols'
@@ -50,6 +51,9 @@ afterAll(async () => {
 })
 
 const list = (query = '', token = bank.token) => server.request('GET', `${SYMBOLS}${query}`, { token })
+
+/** Changes made straight in the database reach the symbol list cache by its poll; tests check at once. */
+const catalogChanged = () => server.services.symbolsCache.check()
 
 describe('GET /api/exchange/v1/symbols', () => {
   it('answers the seed 2.5 envelope with exactly the 16 heads, in order', async () => {
@@ -137,6 +141,7 @@ describe('GET /api/exchange/v1/symbols', () => {
       is_active: true,
     })
     await sql`update symbols set created_at = '2026-11-25 21:30:00.123456', updated_at = '2026-11-25 21:30:00.000001' where symbol = 'AED-USD'`.execute(db)
+    await catalogChanged()
     try {
       const res = await list('?symbol=AED-USD')
       expect(res.body.items[0]).toMatchObject({
@@ -151,6 +156,7 @@ describe('GET /api/exchange/v1/symbols', () => {
       expect(res.text).toContain('"min_order_quantity":"0.0100"')
     } finally {
       await db.deleteFrom('symbols').where('symbol', '=', 'AED-USD').execute()
+      await catalogChanged()
     }
   })
 
@@ -275,6 +281,7 @@ describe('GET /api/exchange/v1/symbols/:symbol', () => {
     expect((await server.request('GET', `${SYMBOLS}/${'X'.repeat(300)}`, { token: bank.token })).status).toBe(404)
     const { db } = server.services
     await db.updateTable('symbols').set({ is_deleted: true }).where('symbol', '=', 'AED-IRR').execute()
+    await catalogChanged()
     try {
       expect((await server.request('GET', `${SYMBOLS}/AED-IRR`, { token: bank.token })).status).toBe(404)
       const listed = await list()
@@ -282,6 +289,7 @@ describe('GET /api/exchange/v1/symbols/:symbol', () => {
       expect(listed.body.items.map((i: any) => i.symbol)).not.toContain('AED-IRR')
     } finally {
       await db.updateTable('symbols').set({ is_deleted: false }).where('symbol', '=', 'AED-IRR').execute()
+      await catalogChanged()
     }
   })
 
@@ -372,10 +380,15 @@ describe('query cost', () => {
         is_active: true,
       })
     }
+    await catalogChanged()
     const counted = async (call: () => Promise<unknown>) => {
-      const before = server.services.database.queryCount()
-      await call()
-      return server.services.database.queryCount() - before
+      let statements = 0
+      await withoutBackgroundPolls(server.services, async () => {
+        const before = server.services.database.queryCount()
+        await call()
+        statements = server.services.database.queryCount() - before
+      })
+      return statements
     }
 
     const rest10 = await counted(async () => expect((await list('?limit=10')).body.items).toHaveLength(10))
@@ -393,9 +406,15 @@ describe('query cost', () => {
       expect(res.data!.symbols.items).toHaveLength(limit)
       expect(res.data!.symbols.items.every((s) => s.properties.length === 2 && s.base.symbol === s.symbol.split('-')[0])).toBe(true)
     }
+    // The REST calls above cached these pages: changing the catalog makes GraphQL pay for them again.
+    await upsertCurrency(db, { ...demoCurrencies[2]!, code: 'T00', name_en: 'Test T00 renamed', icon: 'https://example.test/T00.svg' })
+    await catalogChanged()
     const gql10 = await counted(gql(10))
     const gql100 = await counted(gql(100))
     expect(gql100).toBe(gql10)
-    expect(gql100).toBe(2)
+    expect(gql100).toBe(2) // the same two: the page's currencies feed the CurrencyProperty loader
+    // Cached answers cost no statement on either face.
+    expect(await counted(gql(100))).toBe(0)
+    expect(await counted(async () => expect((await list('?limit=100')).body.items).toHaveLength(100))).toBe(0)
   })
 })

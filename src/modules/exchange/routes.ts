@@ -1,8 +1,8 @@
-import type { Route } from '../../rest.ts'
+import { JsonText, type Route } from '../../rest.ts'
 import { orderEnvelope, orderRecord } from './order-records.ts'
 import { cancelOrder, createOrder, getOrder, listOrders } from './orders.ts'
-import { currenciesOf, symbolEnvelope, symbolRecord } from './symbol-records.ts'
-import { getSymbol, listSymbols } from './symbols.ts'
+import { symbolListJson, symbolRecord } from './symbol-records.ts'
+import { currenciesOf, getSymbol, listSymbols } from './symbols.ts'
 
 const SYMBOLS = '/api/exchange/v1/symbols'
 const ORDERS = '/api/exchange/v1/orders'
@@ -11,7 +11,7 @@ export const exchangeRoutes: Route[] = [
   {
     method: 'GET',
     path: SYMBOLS,
-    handler: async ({ ctx, query }) => ({ body: await symbolEnvelope(ctx.db, await listSymbols(ctx, query)) }),
+    handler: async ({ ctx, query }) => ({ body: new JsonText(symbolListJson(await listSymbols(ctx, query))) }),
   },
   {
     method: 'GET',

@@ -1,8 +1,8 @@
-import type { Db } from '../../db.ts'
 import { commonRecord, makeHeads, type ListEnvelope } from '../../lists.ts'
-import { findCurrenciesByCodes, type CurrencyRow } from './currencies.repository.ts'
+import type { CurrencyRow } from './currencies.repository.ts'
 import type { SymbolRow } from './symbols.repository.ts'
 import type { Page } from '../../page-rows.ts'
+import type { CachedSymbolPage } from './symbols-cache.ts'
 import { SYMBOL_HEAD_FIELDS } from './symbols.ts'
 
 /** Seed 2.4. */
@@ -43,17 +43,9 @@ export function symbolRecord(row: SymbolRow, currencies: ReadonlyMap<string, Cur
 }
 export type SymbolRecord = ReturnType<typeof symbolRecord>
 
-/** The currencies of a page of symbols, in one query. */
-export async function currenciesOf(db: Db, rows: readonly SymbolRow[]): Promise<Map<string, CurrencyRow>> {
-  const codes = new Set(rows.flatMap((row) => [row.base, row.quote]))
-  const currencies = await findCurrenciesByCodes(db, [...codes])
-  return new Map(currencies.map((c) => [c.code, c]))
-}
-
 const symbolHeads = makeHeads(SYMBOL_HEAD_FIELDS)
 
-export async function symbolEnvelope(db: Db, page: Page<SymbolRow>): Promise<ListEnvelope<SymbolRecord>> {
-  const currencies = await currenciesOf(db, page.rows)
+export function symbolEnvelope(page: Page<SymbolRow>, currencies: ReadonlyMap<string, CurrencyRow>): ListEnvelope<SymbolRecord> {
   return {
     heads: symbolHeads,
     items: page.rows.map((row) => symbolRecord(row, currencies)),
@@ -61,4 +53,10 @@ export async function symbolEnvelope(db: Db, page: Page<SymbolRow>): Promise<Lis
     offset: page.offset,
     limit: page.limit,
   }
+}
+
+/** The REST bytes of a symbol list answer, rendered once per cached answer. */
+export function symbolListJson(entry: CachedSymbolPage): string {
+  entry.rest ??= JSON.stringify(symbolEnvelope(entry.page, entry.currencies))
+  return entry.rest
 }

@@ -94,7 +94,13 @@ builder.queryField('symbols', (t) =>
       limit: t.arg.int(),
       orderBy: t.arg.string({ description: 'A field in snake_case as in REST, `-` prefix for descending.' }),
     },
-    resolve: (_root, args, ctx) => listSymbols(ctx, listQueryFromArgs(args)),
+    resolve: async (_root, args, ctx) => {
+      const { page, currencies } = await listSymbols(ctx, listQueryFromArgs(args))
+      // The cached answer carries its currencies: `properties` then costs no query.
+      const loader = CurrencyProperty.getDataloader(ctx)
+      for (const [code, currency] of currencies) loader.prime(code, currency)
+      return page
+    },
   }),
 )
 

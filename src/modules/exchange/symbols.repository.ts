@@ -83,3 +83,16 @@ export async function listSymbolRows(db: Db, query: SymbolListQuery): Promise<Pa
     return count
   })
 }
+
+/**
+ * A digest of every symbol and currency row, whole: any insert, update or delete, through any
+ * path (CLI, seed, another process, plain SQL), changes it. Both tables are small; read once a second.
+ */
+export async function catalogFingerprint(db: Db): Promise<string> {
+  const { rows } = await sql<{ fingerprint: string }>`
+    select md5(
+      coalesce((select string_agg(s::text, '|' order by s.uid) from symbols s), '') || '#' ||
+      coalesce((select string_agg(c::text, '|' order by c.code) from currencies c), '')
+    ) as fingerprint`.execute(db)
+  return rows[0]!.fingerprint
+}

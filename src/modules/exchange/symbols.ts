@@ -1,10 +1,13 @@
 import { z } from 'zod'
 import type { RequestContext } from '../../context.ts'
+import type { Db } from '../../db.ts'
 import { notFound } from '../../errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../lists.ts'
 import { parseInput, queryBool } from '../../validation.ts'
 import { decimalFromStore, formatDecimal, priceBand } from './decimal.ts'
 import type { Page } from '../../page-rows.ts'
+import { findCurrenciesByCodes, type CurrencyRow } from './currencies.repository.ts'
+import type { CachedSymbolPage } from './symbols-cache.ts'
 import { findSymbolByName, listSymbolRows, type SymbolRow } from './symbols.repository.ts'
 
 export const SYMBOLS_READ = 'symbols:read'
@@ -35,11 +38,30 @@ export const symbolName = z.string().min(1).max(MAX_SYMBOL_LENGTH).toUpperCase()
 export const symbolListQuery = listQuerySchema({ symbol: symbolName.optional(), is_active: queryBool.optional() }, SYMBOL_ORDERABLE)
 export type SymbolListQuery = z.infer<typeof symbolListQuery>
 
-export async function listSymbols(ctx: RequestContext, input: unknown): Promise<Page<SymbolRow>> {
+/**
+ * The symbol list is the hottest call: answers are cached per normalised query until the catalog
+ * changes (SymbolsCache). The caller is still authorised and counted on every request.
+ */
+export async function listSymbols(ctx: RequestContext, input: unknown): Promise<CachedSymbolPage> {
   await ctx.auth.require(SYMBOLS_READ)
   const query = parseInput(symbolListQuery, input, 'query')
-  const page = await listSymbolRows(ctx.db, query)
-  return { ...page, offset: query.offset, limit: query.limit }
+  const cache = ctx.services.symbolsCache
+  const key = JSON.stringify(query)
+  const cached = cache.get(key)
+  if (cached) return cached
+  const generation = cache.generation
+  const rows = await listSymbolRows(ctx.db, query)
+  const page: Page<SymbolRow> = { ...rows, offset: query.offset, limit: query.limit }
+  const entry = { page, currencies: await currenciesOf(ctx.db, page.rows) }
+  cache.set(key, entry, generation)
+  return entry
+}
+
+/** The currencies of a page of symbols, in one query. */
+export async function currenciesOf(db: Db, rows: readonly SymbolRow[]): Promise<Map<string, CurrencyRow>> {
+  const codes = new Set(rows.flatMap((row) => [row.base, row.quote]))
+  const currencies = await findCurrenciesByCodes(db, [...codes])
+  return new Map(currencies.map((c) => [c.code, c]))
 }
 
 export async function getSymbol(ctx: RequestContext, name: string): Promise<SymbolRow> {

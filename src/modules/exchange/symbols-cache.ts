@@ -1,0 +1,85 @@
+import type { Db } from '../../db.ts'
+import type { CurrencyRow } from './currencies.repository.ts'
+import { catalogFingerprint, type SymbolRow } from './symbols.repository.ts'
+import type { Page } from '../../page-rows.ts'
+
+/** Every process sees a symbol or currency change within this time (CLI, seed, other processes). */
+export const CATALOG_POLL_INTERVAL_MS = 1000
+// Distinct list queries kept; the symbol list has few useful variants.
+const MAX_ENTRIES = 256
+
+/** One symbol list answer: the page, its currencies, and once rendered, the REST response bytes. */
+export interface CachedSymbolPage {
+  page: Page<SymbolRow>
+  currencies: ReadonlyMap<string, CurrencyRow>
+  rest?: string
+}
+
+/**
+ * The symbol list answers per normalised query, dropped whenever the catalog's fingerprint
+ * changes. An answer computed while the catalog changed is not kept: each fill remembers the
+ * generation it started in and is discarded if a change was seen meanwhile.
+ */
+export class SymbolsCache {
+  #entries = new Map<string, CachedSymbolPage>()
+  #fingerprint: string | undefined
+  #generation = 0
+  #checking: Promise<void> | undefined
+  #timer: NodeJS.Timeout | undefined
+
+  constructor(private readonly db: Db) {}
+
+  get generation(): number {
+    return this.#generation
+  }
+
+  get(key: string): CachedSymbolPage | undefined {
+    return this.#entries.get(key)
+  }
+
+  /** Keeps `entry` unless the catalog changed since `generation` was read. */
+  set(key: string, entry: CachedSymbolPage, generation: number): void {
+    if (generation !== this.#generation) return
+    if (!this.#entries.has(key) && this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!)
+    this.#entries.set(key, entry)
+  }
+
+  /** Reads the fingerprint; a change drops every entry. */
+  check(): Promise<void> {
+    this.#checking ??= catalogFingerprint(this.db)
+      .then((fingerprint) => {
+        if (fingerprint !== this.#fingerprint) {
+          this.#fingerprint = fingerprint
+          this.#generation++
+          this.#entries.clear()
+        }
+      })
+      .finally(() => {
+        this.#checking = undefined
+      })
+    return this.#checking
+  }
+
+  /** Checks every `intervalMs` until `stop()`; a failed check keeps nothing and is reported. */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    clearInterval(this.#timer)
+    this.#timer = setInterval(
+      () =>
+        this.check().catch((error) => {
+          // Unable to tell whether the catalog changed: serve from the database until a check succeeds.
+          this.#fingerprint = undefined
+          this.#generation++
+          this.#entries.clear()
+          onError(error)
+        }),
+      intervalMs,
+    )
+    this.#timer.unref()
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer)
+    this.#timer = undefined
+    await this.#checking?.catch(() => {})
+  }
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+import { setReferencePrice, setSymbolActive } from '../src/modules/exchange/symbol-admin.ts'
+import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols-cache.ts'
+import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { onPostgres } from './helpers/database.ts'
+import { runCli } from './helpers/process.ts'
+import { withoutBackgroundPolls } from './helpers/background.ts'
+import { startTestServer, type TestServer } from './helpers/server.ts'
+
+let server: TestServer
+let bank: TestClient
+beforeAll(async () => {
+  server = await startTestServer()
+  await seedDemoMarket(server.services.db)
+  bank = await createTestClient(server)
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+const SYMBOLS = '/api/exchange/v1/symbols'
+const list = (query = '') => server.request('GET', `${SYMBOLS}${query}`, { token: bank.token })
+const item = (body: any, symbol: string) => body.items.find((i: any) => i.symbol === symbol)
+const queries = () => server.services.database.queryCount()
+
+/** Polls until `check` holds; returns how long it took. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now()
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error(`not seen within ${ms} ms`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return Date.now() - start
+}
+
+// One poll interval, plus one for a poll in flight, plus slack for a loaded machine.
+const WINDOW_MS = 2 * CATALOG_POLL_INTERVAL_MS + 1000
+
+describe('symbol list cache', () => {
+  it('answers a repeated list from memory, and each distinct query on its own', () => withoutBackgroundPolls(server.services, async () => {
+    const first = await list('?limit=5')
+    const before = queries()
+    const again = await list('?limit=5')
+    expect(queries() - before).toBe(0)
+    expect(again.status).toBe(200)
+    expect(again.text).toBe(first.text)
+    const other = await list('?limit=2')
+    expect(other.body.items).toHaveLength(2)
+    expect(other.body.limit).toBe(2)
+    // The same query spelled differently (defaults, case) is the same entry.
+    await list('?is_active=true&symbol=usd-irr')
+    const spelled = queries()
+    const same = await list('?symbol=USD-IRR&is_active=true&offset=0')
+    expect(queries() - spelled).toBe(0)
+    expect(same.body.items.map((i: any) => i.symbol)).toEqual(['USD-IRR'])
+  }))
+
+  it('still authenticates, checks scopes and counts every cached request', async () => {
+    await list()
+    expect((await server.request('GET', SYMBOLS)).status).toBe(401)
+    const noScope = await createTestClient(server, { scopes: ['orders:read'] })
+    const denied = await server.request('GET', SYMBOLS, { token: noScope.token })
+    expect(denied.status).toBe(403)
+    const a = await list()
+    const b = await list()
+    expect(Number(b.headers.get('ratelimit-remaining'))).toBe(Number(a.headers.get('ratelimit-remaining')) - 1)
+  })
+
+  it('sees a symbol deactivated by the CLI operation within the window, on REST and GraphQL', async () => {
+    expect(item((await list()).body, 'BTC-USDT').is_active).toBe(true)
+    await setSymbolActive(server.services.db, 'BTC-USDT', false)
+    const took = await within(WINDOW_MS, async () => item((await list()).body, 'BTC-USDT').is_active === false)
+    expect(took).toBeLessThanOrEqual(WINDOW_MS)
+    const gql = await server.graphql('{ symbols(filter: { symbol: "BTC-USDT" }) { items { isActive } } }', {}, { token: bank.token })
+    expect(gql.data).toEqual({ symbols: { items: [{ isActive: false }] } })
+    await setSymbolActive(server.services.db, 'BTC-USDT', true)
+    await within(WINDOW_MS, async () => item((await list()).body, 'BTC-USDT').is_active === true)
+  })
+
+  it('sees a currency changed by `db seed` (and by plain SQL) within the window', async () => {
+    await sql`update currencies set name_en = 'Old name' where code = 'USDT'`.execute(server.services.db)
+    await within(WINDOW_MS, async () => item((await list()).body, 'BTC-USDT').properties.USDT.name.en === 'Old name')
+    await seedDemoMarket(server.services.db)
+    await within(WINDOW_MS, async () => item((await list()).body, 'BTC-USDT').properties.USDT.name.en !== 'Old name')
+  })
+
+  it('a reference price set meanwhile leaves the list unchanged but is seen by GraphQL', async () => {
+    await setReferencePrice(server.services.db, 'USD-IRR', '1000000')
+    await within(WINDOW_MS, async () => {
+      const gql = await server.graphql('{ symbols(filter: { symbol: "USD-IRR" }) { items { referencePrice } } }', {}, { token: bank.token })
+      return (gql.data as any)?.symbols.items[0].referencePrice === '1000000'
+    })
+  })
+
+  it.runIf(onPostgres)('sees a change made by the CLI process within the window', async () => {
+    expect(item((await list()).body, 'ETH-USDT').is_active).toBe(true)
+    const result = await runCli(['symbol', 'deactivate', 'ETH-USDT'], server.database.env)
+    expect(result.code).toBe(0)
+    await within(WINDOW_MS, async () => item((await list()).body, 'ETH-USDT').is_active === false)
+    expect((await runCli(['symbol', 'activate', 'ETH-USDT'], server.database.env)).code).toBe(0)
+    await within(WINDOW_MS, async () => item((await list()).body, 'ETH-USDT').is_active === true)
+  })
+})

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.ts'
 import { EmbeddedDatabaseBusy } from './db.ts'
 import { prepareFirstRun } from './first-run.ts'
-import { createLogger } from './logger.ts'
+import { bufferedStdout, createLogger } from './logger.ts'
 import { createApp, listen } from './server.ts'
 import { closeServices, openServices } from './services.ts'
 
@@ -18,7 +18,8 @@ async function main() {
     }
     throw error
   }
-  const logger = createLogger(config)
+  const stdout = bufferedStdout()
+  const logger = createLogger(config, stdout.destination)
   // A stray rejection is a bug to log, not a reason to drop every in-flight request.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'))
   // Still fatal (the process state is unknown), but said in the log's own format.
@@ -42,6 +43,8 @@ async function main() {
     { url: running.url, graphql: `${running.url}/graphql`, database: services.database.kind, ...(demoFile ? { demoCredentials: demoFile } : {}) },
     'exchange API listening',
   )
+  // Whoever started the process waits for this line.
+  stdout.flushSync()
   if (services.database.kind === 'pglite') {
     process.stdout.write(
       `\nExchange API on ${running.url} (GraphiQL: ${running.url}/graphql)\n` +

@@ -96,9 +96,9 @@ function matchSegments(pattern: string[], actual: string[]): Record<string, stri
   return params
 }
 
-/** A body already serialised to JSON (a cached answer), sent as is. */
+/** A body already serialised to JSON (a cached answer, UTF-8), sent as is. */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
 /**
@@ -106,7 +106,7 @@ export class JsonText {
  * body straight to the socket, where a global Response's body is pumped through a ReadableStream.
  */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, ResponseType: typeof Response = Response): Response {
-  return new ResponseType(body instanceof JsonText ? body.text : JSON.stringify(body), {
+  return new ResponseType(body instanceof JsonText ? (body.bytes as Uint8Array<ArrayBuffer>) : JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   })

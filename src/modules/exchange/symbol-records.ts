@@ -56,7 +56,7 @@ export function symbolEnvelope(page: Page<SymbolRow>, currencies: ReadonlyMap<st
 }
 
 /** The REST bytes of a symbol list answer, rendered once per cached answer. */
-export function symbolListJson(entry: CachedSymbolPage): string {
-  entry.rest ??= JSON.stringify(symbolEnvelope(entry.page, entry.currencies))
+export function symbolListJson(entry: CachedSymbolPage): Buffer {
+  entry.rest ??= Buffer.from(JSON.stringify(symbolEnvelope(entry.page, entry.currencies)))
   return entry.rest
 }

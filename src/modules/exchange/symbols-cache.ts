@@ -12,7 +12,8 @@ const MAX_ENTRIES = 256
 export interface CachedSymbolPage {
   page: Page<SymbolRow>
   currencies: ReadonlyMap<string, CurrencyRow>
-  rest?: string
+  /** UTF-8, so each answer is written without encoding or measuring a string again. */
+  rest?: Buffer
 }
 
 /**

@@ -31,20 +31,21 @@ export interface RequestContext {
   services: Services
   db: Db
   auth: AuthContext
-  request: Request
+  /** What the infrastructure records about this request (log line, response headers). */
+  state: RequestState
 }
 
-export function createRequestContext(services: Services, request: Request, state: RequestState): RequestContext {
+export function createRequestContext(services: Services, state: RequestState, authorization: string | null | undefined): RequestContext {
   return {
     requestId: state.id,
     clientIp: state.clientIp,
     services,
     db: services.db,
-    auth: new CountedAuthContext(request.headers.get('authorization'), services.verifier, async (principal) => {
+    auth: new CountedAuthContext(authorization ?? null, services.verifier, async (principal) => {
       state.clientId = principal.clientId
       recordRateLimit(state, await services.rateLimits.consumeApi(principal.clientId))
     }),
-    request,
+    state,
   }
 }
 

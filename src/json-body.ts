@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { AppError, validationError } from './errors.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -31,11 +32,11 @@ export function parseJsonText(text: string): unknown {
 }
 
 /** Reads, size-checks and parses a request body; an empty body is `undefined`. */
-export async function readJsonBody(request: Request): Promise<unknown> {
-  const contentType = request.headers.get('content-type')
-  const length = request.headers.get('content-length')
-  if (length !== null && Number(length) > MAX_BODY_BYTES) throw new AppError('payload_too_large')
-  const bytes = await readLimited(request)
+export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+  const contentType = request.headers['content-type'] ?? null
+  const length = request.headers['content-length']
+  if (length !== undefined && Number(length) > MAX_BODY_BYTES) throw new AppError('payload_too_large')
+  const bytes = await readNodeBody(request)
   if (bytes.length === 0) return undefined
   if (contentType !== null && !isJsonContentType(contentType)) throw new AppError('unsupported_media_type')
   let text: string
@@ -71,6 +72,55 @@ function isJsonContentType(value: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }
 
+const incomplete = (cause: unknown) =>
+  // The caller went away mid-body: their fault, not the service's (no 5xx, no outage alarm).
+  new AppError('bad_request', 'The request body was not received completely', { cause })
+
+/**
+ * A Node request's body, up to MAX_BODY_BYTES. Past the limit it stops collecting but keeps the
+ * stream flowing (the rest is discarded), so the 413 answer still reaches the caller.
+ */
+export function readNodeBody(request: IncomingMessage): Promise<Uint8Array> {
+  if (request.readableEnded) return Promise.resolve(new Uint8Array())
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const settle = () => {
+      request.off('data', onData)
+      request.off('end', onEnd)
+      request.off('error', onError)
+      request.off('close', onClose)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        settle()
+        request.on('error', () => {})
+        request.resume()
+        reject(new AppError('payload_too_large'))
+      } else chunks.push(chunk)
+    }
+    const onEnd = () => {
+      settle()
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    }
+    const onError = (error: unknown) => {
+      settle()
+      reject(incomplete(error))
+    }
+    const onClose = () => {
+      if (request.complete) return
+      settle()
+      reject(incomplete(new Error('connection closed before the body ended')))
+    }
+    request.on('data', onData)
+    request.on('end', onEnd)
+    request.on('error', onError)
+    request.on('close', onClose)
+  })
+}
+
+/** A Fetch request's body, up to MAX_BODY_BYTES (the GraphQL face). */
 export async function readLimited(request: Request): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array()
   const chunks: Uint8Array[] = []
@@ -81,8 +131,7 @@ export async function readLimited(request: Request): Promise<Uint8Array> {
     try {
       chunk = await reader.read()
     } catch (error) {
-      // The caller went away mid-body: their fault, not the service's (no 5xx, no outage alarm).
-      throw new AppError('bad_request', 'The request body was not received completely', { cause: error })
+      throw incomplete(error)
     }
     const { done, value } = chunk
     if (done) break

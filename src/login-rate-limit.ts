@@ -1,10 +1,9 @@
 import { Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type SelectionSetNode } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 import type { RequestContext, Services } from './context.ts'
-import { AppError, toAppError } from './errors.ts'
+import { AppError } from './errors.ts'
 import { toGraphQLError } from './graphql-errors.ts'
-import { errorResponse } from './rest.ts'
-import { pathnameOf, recordRateLimit, type RequestStates } from './request-state.ts'
+import { recordRateLimit, type RequestState } from './request-state.ts'
 
 /** The REST paths of login and refresh, with the seed's alternative prefix. */
 export const LOGIN_PATHS = new Set(['/api/sso/v1/auth/login', '/api/sso/v1/auth/refresh', '/api/auth/v1/login', '/api/auth/v1/refresh'])
@@ -13,34 +12,28 @@ export const LOGIN_FIELDS = new Set(['login', 'refresh'])
 
 /**
  * The per-IP half of the login limit (DESIGN §6), on both faces, before the attempt does any work:
- * a REST login/refresh counts one attempt, a GraphQL mutation one per `login`/`refresh` field it
- * selects (aliases cannot multiply attempts for free). A failed attempt — 401 on REST, an
- * UNAUTHENTICATED error at a login/refresh field on GraphQL — costs a second point. The per-client
- * half needs the client id from the body and is counted by the login operation itself
- * (`rateLimits.checkLogin({ clientId })`).
+ * a REST login/refresh counts one attempt (`checkLoginAttempt`), a GraphQL mutation one per
+ * `login`/`refresh` field it selects (aliases cannot multiply attempts for free). A failed attempt —
+ * 401 on REST (`penaliseFailedLogin`), an UNAUTHENTICATED error at a login/refresh field on GraphQL
+ * — costs a second point. The per-client half needs the client id from the body and is counted by
+ * the login operation itself (`rateLimits.checkLogin({ clientId })`).
  */
-export function loginRateLimitPlugin(services: Services, states: RequestStates, routeOf: (request: Request, pathname: string) => string): Plugin {
-  const isLoginRequest = (request: Request, pathname: string) => request.method === 'POST' && LOGIN_PATHS.has(routeOf(request, pathname))
+export async function checkLoginAttempt(services: Pick<Services, 'rateLimits'>, state: RequestState): Promise<void> {
+  recordRateLimit(state, await services.rateLimits.checkLogin({ ip: state.clientIp }))
+}
+
+export async function penaliseFailedLogin(services: Pick<Services, 'rateLimits'>, state: RequestState): Promise<void> {
+  await services.rateLimits.penaliseLogin({ ip: state.clientIp })
+}
+
+export function loginRateLimitPlugin(services: Services): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      if (!isLoginRequest(request, url.pathname)) return
-      const state = states.get(request)
-      try {
-        recordRateLimit(state, await services.rateLimits.checkLogin({ ip: state.clientIp }))
-      } catch (error) {
-        endResponse(errorResponse(toAppError(error)))
-      }
-    },
-    async onResponse({ request, response }) {
-      if (response.status !== 401 || !isLoginRequest(request, pathnameOf(request))) return
-      await services.rateLimits.penaliseLogin({ ip: states.get(request).clientIp })
-    },
     async onExecute({ args, setResultAndStopExecution }) {
       const responseKeys = loginResponseKeys(args.document, args.operationName ?? undefined)
       if (!responseKeys.length) return
       const ctx = args.contextValue as unknown as RequestContext
       try {
-        recordRateLimit(states.get(ctx.request), await services.rateLimits.checkLogin({ ip: ctx.clientIp }, responseKeys.length))
+        recordRateLimit(ctx.state, await services.rateLimits.checkLogin({ ip: ctx.clientIp }, responseKeys.length))
       } catch (error) {
         setResultAndStopExecution({ errors: [toGraphQLError(error)] })
         return

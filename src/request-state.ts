@@ -15,6 +15,29 @@ export interface RequestState {
   rateLimit: RateLimitStatus | undefined
   /** GraphQL operation name, when valid. */
   operationName: string | undefined
+  /** The response carries tokens: no cache may store it (RFC 6749 §5.1). */
+  carriesTokens: boolean
+}
+
+/**
+ * A request's state from what arrived: an incoming `X-Request-Id` is kept when it is sane, so a
+ * bank can trace a call end to end.
+ */
+export function openRequestState(
+  incomingId: string | null | undefined,
+  socketAddress: string | undefined,
+  forwardedFor: string | null | undefined,
+  trustProxyHops: number,
+): RequestState {
+  return {
+    id: incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID(),
+    startedAt: process.hrtime.bigint(),
+    clientIp: clientIp(socketAddress, forwardedFor ?? null, trustProxyHops),
+    clientId: undefined,
+    rateLimit: undefined,
+    operationName: undefined,
+    carriesTokens: false,
+  }
 }
 
 export class RequestStates {
@@ -22,17 +45,8 @@ export class RequestStates {
 
   constructor(private readonly trustProxyHops: number) {}
 
-  /** An incoming `X-Request-Id` is kept when it is sane, so a bank can trace a call end to end. */
   start(request: Request, socketAddress: string | undefined): RequestState {
-    const incoming = request.headers.get('x-request-id')
-    const state: RequestState = {
-      id: incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID(),
-      startedAt: process.hrtime.bigint(),
-      clientIp: clientIp(socketAddress, request.headers.get('x-forwarded-for'), this.trustProxyHops),
-      clientId: undefined,
-      rateLimit: undefined,
-      operationName: undefined,
-    }
+    const state = openRequestState(request.headers.get('x-request-id'), socketAddress, request.headers.get('x-forwarded-for'), this.trustProxyHops)
     this.#states.set(request, state)
     return state
   }

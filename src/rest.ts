@@ -1,4 +1,4 @@
-import type { Plugin } from 'graphql-yoga'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { AppError, restErrorBody, toAppError } from './errors.ts'
 import { readJsonBody } from './json-body.ts'
 import type { RequestContext } from './context.ts'
@@ -6,7 +6,6 @@ import type { RequestContext } from './context.ts'
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 export interface RestRequest {
-  request: Request
   params: Record<string, string>
   /** Query parameters; a name given twice keeps its last value. */
   query: Record<string, string>
@@ -101,19 +100,15 @@ export class JsonText {
   constructor(readonly bytes: Buffer) {}
 }
 
-/**
- * `ResponseType` is best the server's own (`fetchAPI.Response`): the Node adapter writes its string
- * body straight to the socket, where a global Response's body is pumped through a ReadableStream.
- */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, ResponseType: typeof Response = Response): Response {
-  return new ResponseType(body instanceof JsonText ? (body.bytes as Uint8Array<ArrayBuffer>) : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  })
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/** A Fetch response with a JSON body, for answers given on the Yoga face (metrics, GraphQL limits). */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers } })
 }
 
-export function errorResponse(error: AppError, ResponseType: typeof Response = Response): Response {
-  return jsonResponse(error.status, restErrorBody(error), error.headers, ResponseType)
+export function errorResponse(error: AppError): Response {
+  return jsonResponse(error.status, restErrorBody(error), error.headers)
 }
 
 function parseQuery(url: URL): Record<string, string> {
@@ -122,46 +117,68 @@ function parseQuery(url: URL): Record<string, string> {
   return query
 }
 
-export interface RestPluginOptions {
-  router: Router
-  /** Paths Yoga serves itself (GraphQL). */
-  passThrough: (pathname: string) => boolean
-  context: (request: Request) => RequestContext
+export interface RestHooks {
+  /** Opens the request's context (authentication is lazy: routes ask for it). */
+  context: (req: IncomingMessage) => RequestContext
+  /** Runs before the route's handler, after the route is known; may refuse (a rate limit). */
+  beforeHandler?: (route: Route, ctx: RequestContext) => Promise<void>
+  /** Called for every error answer; 5xx are logged there. */
   onError: (error: AppError, ctx: RequestContext | undefined) => void
+  /** Once the answer is known, before it is written: adds headers, logs, counts. */
+  onResponse: (req: IncomingMessage, ctx: RequestContext, route: string, status: number, headers: Record<string, string>) => Promise<void> | void
 }
 
 /**
- * Serves REST routes inside Yoga's `onRequest`, before any GraphQL work: the banks' paths stay
- * thin adapters over the same operations, and anything unknown is a 404 JSON body.
+ * Serves the REST routes straight on Node's HTTP server, beside Yoga rather than inside it: the
+ * banks' hot paths (symbols, orders, login) skip the Fetch request/response objects and the plugin
+ * chain, which cost more than the answer itself once it is cached. Anything unknown is a 404 JSON
+ * body; every answer carries the same headers and log line as the GraphQL face (see `RestHooks`).
  */
-export function restPlugin(options: RestPluginOptions): Plugin {
-  return {
-    async onRequest({ request, url, endResponse, fetchAPI }) {
-      if (options.passThrough(url.pathname)) return
-      let ctx: RequestContext | undefined
-      try {
-        const match = options.router.match(request.method, url.pathname)
-        if (!match) throw new AppError('not_found', `No route for ${url.pathname}`)
-        if ('allowed' in match) {
-          throw new AppError('method_not_allowed', `Method ${request.method} is not allowed here`, {
-            headers: { allow: match.allowed.join(', ') },
-          })
-        }
-        ctx = options.context(request)
-        let body: Promise<unknown> | undefined
-        const result = await match.route.handler({
-          request,
-          params: match.params,
-          query: parseQuery(url),
-          ctx,
-          body: () => (body ??= readJsonBody(request)),
-        })
-        endResponse(jsonResponse(result.status ?? 200, result.body, result.headers, fetchAPI.Response))
-      } catch (thrown) {
-        const error = toAppError(thrown)
-        options.onError(error, ctx)
-        endResponse(errorResponse(error, fetchAPI.Response))
+export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
+  return async (req, res, url) => {
+    const method = req.method ?? 'GET'
+    const ctx = hooks.context(req)
+    let route: string = UNMATCHED_ROUTE
+    let status: number
+    let body: string | Buffer
+    let headers: Record<string, string>
+    try {
+      const match = router.match(method, url.pathname)
+      if (!match) throw new AppError('not_found', `No route for ${url.pathname}`)
+      if ('allowed' in match) {
+        route = match.path
+        throw new AppError('method_not_allowed', `Method ${method} is not allowed here`, { headers: { allow: match.allowed.join(', ') } })
       }
-    },
+      route = match.route.path
+      await hooks.beforeHandler?.(match.route, ctx)
+      let parsedBody: Promise<unknown> | undefined
+      const result = await match.route.handler({
+        params: match.params,
+        query: parseQuery(url),
+        ctx,
+        body: () => (parsedBody ??= readJsonBody(req)),
+      })
+      status = result.status ?? 200
+      body = result.body instanceof JsonText ? result.body.bytes : JSON.stringify(result.body)
+      headers = { 'content-type': JSON_CONTENT_TYPE, ...result.headers }
+    } catch (thrown) {
+      const error = toAppError(thrown)
+      hooks.onError(error, ctx)
+      status = error.status
+      body = JSON.stringify(restErrorBody(error))
+      headers = { 'content-type': JSON_CONTENT_TYPE, ...error.headers }
+    }
+    try {
+      await hooks.onResponse(req, ctx, route, status, headers)
+    } catch (thrown) {
+      hooks.onError(toAppError(thrown), ctx)
+    }
+    if (res.destroyed || res.writableEnded) return
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)
+    res.writeHead(status, headers)
+    res.end(method === 'HEAD' ? undefined : body)
   }
 }
+
+/** The route label of requests no route matches, in logs and metrics. */
+export const UNMATCHED_ROUTE = 'unmatched'

@@ -1,26 +1,35 @@
-import { createServer, type ServerResponse, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { GraphQLSchema } from 'graphql'
 import { createYoga, type YogaServerInstance } from 'graphql-yoga'
+import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { createRequestContext, type RequestContext, type Services } from './context.ts'
+import { AppError, restErrorBody } from './errors.ts'
 import { noStorePlugin } from './modules/auth/no-store.ts'
 import { toGraphQLError } from './graphql-errors.ts'
 import { graphqlLimitsPlugin } from './graphql-limits.ts'
-import { loginRateLimitPlugin } from './login-rate-limit.ts'
+import { checkLoginAttempt, LOGIN_PATHS, loginRateLimitPlugin, penaliseFailedLogin } from './login-rate-limit.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from './metrics-endpoint.ts'
-import { logFailure, requestLogPlugin } from './request-log.ts'
+import { logFailure, requestFinisher, requestLogPlugin, type HeaderSink } from './request-log.ts'
 import { checkRequestTarget } from './request-target.ts'
-import { RequestStates } from './request-state.ts'
-import { restPlugin, Router, type Route } from './rest.ts'
+import { openRequestState, RequestStates } from './request-state.ts'
+import { restHandler, Router, UNMATCHED_ROUTE, type Route } from './rest.ts'
 import { routes } from './routes.ts'
 import { schema } from './schema.ts'
 
 const GRAPHQL_PATH = '/graphql'
-/** The route label of requests no route matches, in logs and metrics. */
-export const UNMATCHED_ROUTE = 'unmatched'
 
-export type App = YogaServerInstance<Record<string, unknown>, RequestContext>
+/** Yoga serves GraphQL (and GraphiQL) and the metrics endpoint; every other path is REST. */
+const servedByYoga = (pathname: string) => pathname === GRAPHQL_PATH || pathname === METRICS_PATH
+
+export type Yoga = YogaServerInstance<Record<string, unknown>, RequestContext>
+
+/** Node's request listener for the whole service, and the GraphQL server behind it. */
+export interface App {
+  handle: (req: IncomingMessage, res: ServerResponse) => void
+  yoga: Yoga
+}
 
 export interface AppOptions {
   /** The REST routes served (default: every module's). */
@@ -33,38 +42,85 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const { config } = services
   const router = new Router(options.routes ?? routes)
   const states = new RequestStates(config.trustProxyHops)
-  const routeOf = (request: Request, pathname: string) =>
-    pathname === GRAPHQL_PATH || pathname === METRICS_PATH ? pathname : (router.pattern(request.method, pathname) ?? UNMATCHED_ROUTE)
-  return createYoga<Record<string, unknown>, RequestContext>({
+  const finish = requestFinisher(services)
+  const cors = config.corsOrigins.length
+    ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
+    : false
+  const yoga = createYoga<Record<string, unknown>, RequestContext>({
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: config.graphiql ? { title: 'Exchange API' } : false,
     renderGraphiQL,
-    cors: config.corsOrigins.length
-      ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
-      : false,
+    cors,
     logging: false,
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
     maxRequestBodySize: false,
-    context: ({ request }) => createRequestContext(services, request, states.get(request)),
+    context: ({ request }) => createRequestContext(services, states.get(request), request.headers.get('authorization')),
     // Rendered here; 5xx logged with their request id by requestLogPlugin.
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     plugins: [
-      requestLogPlugin(services, states, routeOf),
+      requestLogPlugin(services, states, finish, (pathname) => (servedByYoga(pathname) ? pathname : (router.pattern('OPTIONS', pathname) ?? UNMATCHED_ROUTE))),
       metricsEndpointPlugin(services),
-      loginRateLimitPlugin(services, states, routeOf),
+      loginRateLimitPlugin(services),
       graphqlLimitsPlugin(config),
-      noStorePlugin(),
-      restPlugin({
-        router,
-        passThrough: (pathname) => pathname === GRAPHQL_PATH,
-        context: (request) => createRequestContext(services, request, states.get(request)),
-        onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
-      }),
+      noStorePlugin(states),
     ],
   })
+  const rest = restHandler(router, {
+    context: (req) =>
+      createRequestContext(
+        services,
+        openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops),
+        header(req, 'authorization'),
+      ),
+    beforeHandler: async (route, ctx) => {
+      if (LOGIN_PATHS.has(route.path)) await checkLoginAttempt(services, ctx.state)
+    },
+    onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
+    onResponse: async (req, ctx, route, status, headers) => {
+      if (status === 401 && LOGIN_PATHS.has(route)) await penaliseFailedLogin(services, ctx.state)
+      const corsHeaders = cors && getCORSHeadersByRequestAndOptions(fetchLike(req), cors)
+      if (corsHeaders) for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value
+      finish(ctx.state, req.method ?? 'GET', route, status, recordSink(headers))
+    },
+  })
+  return {
+    yoga,
+    handle: (req, res) => {
+      const url = checkRequestTarget(req, res)
+      if (!url) return
+      // Preflights are Yoga's CORS plugin's, on every path.
+      if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) void yoga(req, res)
+      else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, res, error))
+    },
+  }
 }
+
+/** A fault outside every handler's own error handling: logged, answered 500 if still possible. */
+function answerUnexpected(services: Services, res: ServerResponse, error: unknown): void {
+  services.logger.error({ err: error }, 'request failed outside its handler')
+  if (res.headersSent) return void res.destroy()
+  const body = JSON.stringify(restErrorBody(new AppError('internal')))
+  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+/** One request header as a string (Node joins repeated ones; `set-cookie` is never asked for). */
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/** The slice of a Fetch request the CORS rules read. */
+const fetchLike = (req: IncomingMessage) => ({ headers: { get: (name: string) => header(req, name) ?? null } }) as unknown as Request
+
+const recordSink = (headers: Record<string, string>): HeaderSink => ({
+  set: (name, value) => {
+    headers[name] = value
+  },
+  has: (name) => name in headers,
+})
 
 export interface RunningServer {
   server: Server
@@ -81,9 +137,7 @@ const DRAIN_TIMEOUT_MS = 10_000
  * idle), then resolves; connections still open after 10 s are cut.
  */
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
-  const server = createServer((req, res) => {
-    if (checkRequestTarget(req, res)) void app(req, res)
-  })
+  const server = createServer(app.handle)
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
   server.requestTimeout = 30_000

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createYoga, createSchema } from 'graphql-yoga'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RequestContext } from '../src/context.ts'
 import { AppError, toAppError } from '../src/errors.ts'
-import { restPlugin, Router } from '../src/rest.ts'
+import { openRequestState } from '../src/request-state.ts'
+import { restHandler, Router } from '../src/rest.ts'
 
 // The adapter on its own, with routes that misbehave on purpose.
 const errors: AppError[] = []
@@ -30,18 +30,12 @@ beforeAll(async () => {
       },
     },
   ])
-  const yoga = createYoga({
-    schema: createSchema({ typeDefs: 'type Query { ok: Boolean }' }),
-    plugins: [
-      restPlugin({
-        router,
-        passThrough: (p) => p === '/graphql',
-        context: (request) => ({ request }) as unknown as RequestContext,
-        onError: (e) => errors.push(e),
-      }),
-    ],
+  const handle = restHandler(router, {
+    context: () => ({ state: openRequestState(undefined, undefined, undefined, 0) }) as unknown as RequestContext,
+    onError: (e) => errors.push(e),
+    onResponse: () => {},
   })
-  server = createServer(yoga)
+  server = createServer((req, res) => void handle(req, res, new URL(`http://localhost${req.url}`)))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })

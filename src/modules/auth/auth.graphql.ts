@@ -73,7 +73,7 @@ builder.mutationField('login', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const result = await login(ctx.services, { client_id: args.clientId, client_secret: args.clientSecret })
-      markCarriesTokens(ctx.request)
+      markCarriesTokens(ctx.state)
       return result
     },
   }),
@@ -86,7 +86,7 @@ builder.mutationField('refresh', (t) =>
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const result = await refresh(ctx.services, { refresh_token: args.refreshToken })
-      markCarriesTokens(ctx.request)
+      markCarriesTokens(ctx.state)
       return result
     },
   }),

@@ -1,19 +1,18 @@
 import type { Plugin } from 'graphql-yoga'
+import type { RequestState, RequestStates } from '../../request-state.ts'
 
 /** RFC 6749 §5.1: a response carrying tokens must not be stored by any cache. */
 export const NO_STORE_HEADERS = { 'cache-control': 'no-store', pragma: 'no-cache' }
 
-const carryingTokens = new WeakSet<Request>()
-
 /** Marks a GraphQL request whose response carries tokens (login, refresh). */
-export function markCarriesTokens(request: Request): void {
-  carryingTokens.add(request)
+export function markCarriesTokens(state: RequestState): void {
+  state.carriesTokens = true
 }
 
-export function noStorePlugin(): Plugin {
+export function noStorePlugin(states: RequestStates): Plugin {
   return {
     onResponse({ request, response }) {
-      if (!carryingTokens.has(request)) return
+      if (!states.get(request).carriesTokens) return
       for (const [name, value] of Object.entries(NO_STORE_HEADERS)) response.headers.set(name, value)
     },
   }

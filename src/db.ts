@@ -11,7 +11,7 @@ import type { SigningKeyTable } from './modules/auth/signing-keys.repository.ts'
 import type { RefreshTokenTable, SessionTable } from './modules/auth/sessions.repository.ts'
 import type { CurrencyTable } from './modules/exchange/currencies.repository.ts'
 import type { SymbolTable } from './modules/exchange/symbols.repository.ts'
-import type { OrderTable } from './modules/exchange/orders.repository.ts'
+import type { OrderCountTable, OrderTable } from './modules/exchange/orders.repository.ts'
 import type { UserTable } from './modules/users/users.repository.ts'
 
 /** `timestamp(6)` in UTC, read as Postgres text (`2026-11-25 21:30:00.123456`) so microseconds survive. */
@@ -28,6 +28,7 @@ export interface Database {
   currencies: CurrencyTable
   symbols: SymbolTable
   orders: OrderTable
+  order_counts: OrderCountTable
   users: UserTable
 }
 

@@ -120,12 +120,27 @@ export function whereCommon<QB extends SelectQueryBuilder<any, any, any>>(qb: QB
 }
 
 /** `order_by` (already validated against the list's fields), then `uid` so pages are stable. */
-export function orderAndPage<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, table: string, query: ListQuery): QB {
+function orderRows<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, table: string, query: ListQuery): QB {
   const descending = query.order_by.startsWith('-')
   const field = query.order_by.replace(/^-/, '')
   return qb
     .orderBy(sql.ref(`${table}.${field}`), descending ? 'desc' : 'asc')
-    .orderBy(sql.ref(`${table}.uid`), descending ? 'desc' : 'asc')
-    .offset(query.offset)
-    .limit(query.limit) as QB
+    .orderBy(sql.ref(`${table}.uid`), descending ? 'desc' : 'asc') as QB
+}
+
+export function orderAndPage<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, table: string, query: ListQuery): QB {
+  return orderRows(qb, table, query).offset(query.offset).limit(query.limit) as QB
+}
+
+/**
+ * As `orderAndPage`, with the offset and limit as one-row subqueries, values the planner cannot
+ * see: it then plans to read only the first rows of the result (PostgreSQL assumes 10 % of them
+ * for a LIMIT it cannot evaluate), which an index already in `order_by` order hands over without a
+ * sort. Seen as constants, a page of 100 that outnumbers the matching rows the planner expects
+ * (a table never analysed, a tenant that grew since) makes it read and sort every match instead.
+ */
+export function orderAndPageFirstRows<QB extends SelectQueryBuilder<any, any, any>>(qb: QB, table: string, query: ListQuery): QB {
+  return orderRows(qb, table, query)
+    .offset(sql<number>`(select ${query.offset}::int8)`)
+    .limit(sql<number>`(select ${query.limit}::int8)`) as QB
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatTimestamp } from '../src/db.ts'
 import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
@@ -52,6 +53,21 @@ describe('database round trip', () => {
     expect(formatTimestamp(row.created_at)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/)
     const ageMs = Date.now() - Date.parse(`${formatTimestamp(row.created_at)}Z`)
     expect(Math.abs(ageMs)).toBeLessThan(5 * 60_000)
+  })
+
+  it('renders timestamps with 6 fraction digits whatever the number the database writes', async () => {
+    const stamps = ['2026-11-25 21:30:00', ...[1, 2, 3, 4, 5, 6].map((n) => `2026-11-25 21:30:00.${'123456'.slice(0, n)}`), '10000-01-02 03:04:05.5']
+    const { rows } = await sql<{ t: string }>`select unnest(${stamps}::timestamp(6)[]) as t`.execute(server.services.db)
+    expect(rows.map((r) => formatTimestamp(r.t))).toEqual([
+      '2026-11-25T21:30:00.000000',
+      '2026-11-25T21:30:00.100000',
+      '2026-11-25T21:30:00.120000',
+      '2026-11-25T21:30:00.123000',
+      '2026-11-25T21:30:00.123400',
+      '2026-11-25T21:30:00.123450',
+      '2026-11-25T21:30:00.123456',
+      '10000-01-02T03:04:05.500000',
+    ])
   })
 
   it('enforces the constraints the design names', async () => {

@@ -1,3 +1,4 @@
+import { CompiledQuery, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
@@ -56,5 +57,111 @@ describe('orders list cost', () => {
     const past = await counted(`${ORDERS}?offset=500`, bank.token)
     expect(past.res.body).toMatchObject({ items: [], total: 105, offset: 500 })
     expect(past.statements).toBe(2)
+  })
+})
+
+/** The statements the service runs while `fn` runs, compiled as sent. */
+async function statementsOf(fn: () => Promise<void>): Promise<CompiledQuery[]> {
+  const statements: CompiledQuery[] = []
+  const compiled = new Map<object, CompiledQuery>()
+  const { services } = server
+  const db = services.db
+  services.db = db.withPlugin({
+    // Subqueries are transformed too, but only statements that run get a result.
+    transformQuery: ({ node, queryId }) => {
+      compiled.set(queryId, db.getExecutor().compileQuery(node, queryId))
+      return node
+    },
+    transformResult: async ({ result, queryId }) => {
+      statements.push(compiled.get(queryId)!)
+      return result
+    },
+  })
+  try {
+    await withoutBackgroundPolls(services, fn)
+  } finally {
+    services.db = db
+  }
+  return statements
+}
+
+interface PlanNode {
+  'Node Type': string
+  'Relation Name'?: string
+  'Actual Rows': number
+  'Actual Loops': number
+  Plans?: PlanNode[]
+}
+
+const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)]
+
+/** Runs the statement under EXPLAIN ANALYZE: which plan nodes ran, and how many `orders` rows they read. */
+async function analysed(statement: CompiledQuery) {
+  const { rows } = await server.services.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+    CompiledQuery.raw(`explain (analyze, format json) ${statement.sql}`, [...statement.parameters]),
+  )
+  const json = rows[0]!['QUERY PLAN']
+  const [{ Plan }] = (typeof json === 'string' ? JSON.parse(json) : json) as [{ Plan: PlanNode }]
+  const nodes = planNodes(Plan)
+  return {
+    nodeTypes: nodes.map((n) => n['Node Type']),
+    ordersRowsRead: nodes.filter((n) => n['Relation Name'] === 'orders').reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0),
+  }
+}
+
+describe('a page of a big tenant', () => {
+  const SIZE = 3000
+  let big: TestClient
+  beforeAll(async () => {
+    big = await createTestClient(server)
+    // Straight into the table, as a burst of creation leaves it: never analysed.
+    await sql`
+      insert into orders (uid, created_at, updated_at, user_id, tenant_id, symbol, side, type, quantity, price, status)
+      select gen_random_uuid(), timezone('utc', clock_timestamp()), timezone('utc', clock_timestamp()), ${big.clientId}, ${big.tenantId},
+             'USD-IRR', 'buy', 'limit', 1000, 1050000, 'open'
+      from generate_series(1, ${SIZE}::int)`.execute(server.services.db)
+  })
+
+  const pageOf = async (query: string) => {
+    let res!: Awaited<ReturnType<TestServer['request']>>
+    const statements = await statementsOf(async () => {
+      res = await server.request('GET', `${ORDERS}?${query}`, { token: big.token })
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.total).toBe(SIZE)
+    expect(statements).toHaveLength(1)
+    return { body: res.body, ...(await analysed(statements[0]!)) }
+  }
+
+  const readsOnlyThePage = async () => {
+    const first = await pageOf('limit=100')
+    expect(first.nodeTypes.filter((t) => t.includes('Sort'))).toEqual([])
+    expect(first.ordersRowsRead).toBeLessThanOrEqual(100)
+    expect(first.body.items).toHaveLength(100)
+
+    const newest = await pageOf('limit=100&order_by=-created_at')
+    expect(newest.nodeTypes.filter((t) => t.includes('Sort'))).toEqual([])
+    expect(newest.ordersRowsRead).toBeLessThanOrEqual(100)
+
+    const deep = await pageOf('limit=100&offset=1000')
+    expect(deep.nodeTypes.filter((t) => t.includes('Sort'))).toEqual([])
+    expect(deep.ordersRowsRead).toBeLessThanOrEqual(1100)
+
+    const keys = (items: any[]) => items.map((o) => `${o.created_at} ${o.uid}`)
+    expect(keys(first.body.items)).toEqual(keys(first.body.items).sort())
+    expect(keys(newest.body.items)).toEqual(keys(newest.body.items).sort().reverse())
+    expect(keys(first.body.items).at(-1)! < keys(deep.body.items)[0]!).toBe(true)
+  }
+
+  it('reads the page in index order, not every order of the tenant, on a table never analysed', async () => {
+    const { rows } = await sql<{ analysed: boolean }>`
+      select (reltuples >= 0) as analysed from pg_class where relname = 'orders'`.execute(server.services.db)
+    expect(rows[0]!.analysed).toBe(false)
+    await readsOnlyThePage()
+  })
+
+  it('and with fresh statistics', async () => {
+    await sql`analyze orders`.execute(server.services.db)
+    await readsOnlyThePage()
   })
 })

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { decodeJwt } from 'jose'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient } from '../src/modules/auth/clients.ts'
+import { createClient, deactivateClient, rotateClientSecret } from '../src/modules/auth/clients.ts'
 import { findSession, listRefreshTokens } from '../src/modules/auth/sessions.repository.ts'
 import { timestampAt } from '../src/modules/auth/session-tokens.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
@@ -139,6 +139,27 @@ describe('concurrent logins and refreshes share statements', () => {
       }
       expect(await listRefreshTokens(server.services.db, session.session_id)).toHaveLength(2)
     }
+  })
+})
+
+describe('client changes during batched logins', () => {
+  it('applies a new secret and a deactivation to the very next login while other logins are in flight', async () => {
+    const changing = await createClient(server.services.db, { name: 'Bank Keshavarzi' })
+    const as = (client_id: string, client_secret: string) => server.request('POST', '/api/sso/v1/auth/login', { body: { client_id, client_secret } })
+    const background = Promise.all(Array.from({ length: 20 }, () => loginRequest()))
+    const { client_secret } = await rotateClientSecret(server.services.db, changing.client_id)
+    const [old, fresh] = await Promise.all([as(changing.client_id, changing.client_secret), as(changing.client_id, client_secret)])
+    expect(old.status).toBe(401)
+    expect(fresh.status).toBe(200)
+    await deactivateClient(server.services.db, changing.client_id)
+    expect((await as(changing.client_id, client_secret)).status).toBe(401)
+    expect((await background).map((r) => r.status)).toEqual(Array(20).fill(200))
+  })
+
+  it('finds a client whose id is given in upper case, as PostgreSQL reads it', async () => {
+    const res = await server.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.client_id.toUpperCase(), client_secret: bank.client_secret } })
+    expect(res.status).toBe(200)
+    expect(res.body.sub).toBe(bank.client_id)
   })
 })
 

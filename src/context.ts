@@ -3,6 +3,7 @@ import { AuthContext, TokenVerifier, type Principal } from './auth-context.ts'
 import type { Config } from './config.ts'
 import type { DatabaseHandle, Db } from './db.ts'
 import type { RevocationCache } from './modules/auth/revocations.ts'
+import type { SessionWrites } from './modules/auth/session-writes.ts'
 import type { KeyStore } from './modules/auth/signing-keys.ts'
 import type { SymbolsCache } from './modules/exchange/symbols-cache.ts'
 import type { Metrics } from './metrics.ts'
@@ -21,6 +22,7 @@ export interface Services {
   rateLimits: RateLimits
   metrics: Metrics
   symbolsCache: SymbolsCache
+  sessionWrites: SessionWrites
 }
 
 /** What every operation receives, from either face. */

@@ -7,6 +7,7 @@ import type { Services } from './context.ts'
 import { openDatabase } from './db.ts'
 import { migrateToLatest } from './migrate.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from './modules/auth/revocations.ts'
+import { SessionWrites } from './modules/auth/session-writes.ts'
 import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from './modules/exchange/symbols-cache.ts'
 
@@ -32,7 +33,8 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
-    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics, symbolsCache }
+    const sessionWrites = new SessionWrites(database.db)
+    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics, symbolsCache, sessionWrites }
   } catch (error) {
     await rateLimits.close()
     await database.close()

@@ -1,6 +1,8 @@
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose'
+import { randomUUID } from 'node:crypto'
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rotateSigningKeys } from '../src/modules/auth/signing-keys.ts'
+import { signAccessToken, signRefreshToken } from '../src/modules/auth/tokens.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { eventually } from './helpers/eventually.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
@@ -53,6 +55,22 @@ describe('GET /.well-known/jwks.json', () => {
     const [header, payload_, signature] = token.split('.') as [string, string, string]
     const forged = `${header}.${payload_}.${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`
     await expect(independentlyVerify(await fetchJwks(), forged)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' })
+  })
+})
+
+describe('token signing', () => {
+  it('makes exactly the compact JWS jose makes of the same header and claims', async () => {
+    const subject = { clientId: bank.clientId, tenantId: bank.tenantId, sessionId: randomUUID(), roles: ['client', 'admin'], scopes: ['orders:*', 'é:read'] }
+    const { kid, privateKey } = server.services.keys.signingKey()
+    const access = await signAccessToken(server.services.keys, server.config, subject)
+    const refresh = await signRefreshToken(server.services.keys, server.config, subject, randomUUID())
+    for (const [signed, typ] of [[access, 'at+jwt'], [refresh, 'rt+jwt']] as const) {
+      const byJose = await new SignJWT({ ...signed.claims }).setProtectedHeader({ alg: 'EdDSA', kid, typ }).sign(privateKey)
+      expect(signed.token).toBe(byJose)
+      const { payload, protectedHeader } = await jwtVerify(signed.token, createLocalJWKSet(await fetchJwks()), { algorithms: ['EdDSA'], typ })
+      expect(protectedHeader).toEqual({ alg: 'EdDSA', kid, typ })
+      expect(payload).toEqual(signed.claims)
+    }
   })
 })
 

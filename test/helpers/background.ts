@@ -1,17 +1,36 @@
+import { sql } from 'kysely'
 import type { Services } from '../../src/context.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS } from '../../src/modules/auth/revocations.ts'
 import { KEY_RELOAD_INTERVAL_MS } from '../../src/modules/auth/signing-keys.ts'
 import { CATALOG_POLL_INTERVAL_MS } from '../../src/modules/exchange/symbols-cache.ts'
+import { eventually } from './eventually.ts'
 
 /** Runs `fn` with the periodic reloads stopped, so statement counts see only the requests' own. */
 export async function withoutBackgroundPolls(services: Services, fn: () => Promise<void>): Promise<void> {
   const { keys, revocations, symbolsCache, logger } = services
   await Promise.all([keys.stop(), revocations.stop(), symbolsCache.stop()])
   try {
+    await noStatementRunning(services)
     await fn()
   } finally {
     keys.startPeriodicReload(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }))
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }))
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }))
   }
+}
+
+/**
+ * A statement of an earlier request can still be running after its response was sent (a GraphQL
+ * field whose sibling's error already ended the response): it must not be counted as the next one's.
+ */
+async function noStatementRunning(services: Services): Promise<void> {
+  // The embedded database has one connection: a statement sent now runs after any still running.
+  if (services.database.kind === 'pglite') {
+    await sql`select 1`.execute(services.db)
+    return
+  }
+  await eventually(async () => {
+    const { total, idle, waiting } = services.database.connections()
+    return total === idle && waiting === 0 ? true : undefined
+  }, 5000, 10)
 }

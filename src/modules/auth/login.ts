@@ -4,25 +4,24 @@ import type { Services } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { parseInput } from '../../validation.ts'
 import { secretMatches } from './client-secrets.ts'
-import { getClient } from './clients.ts'
 import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
-import { insertSession } from './sessions.repository.ts'
 
 export const loginInput = z.object({
   client_id: z.string(),
   client_secret: z.string(),
 })
+const clientIdFormat = z.uuid()
 
 /**
  * Client credentials → a new session with an access and a refresh token (seed 4.1). Earlier
  * sessions of the client stay valid: a bank may run several systems on one credential.
  */
-export async function login(services: Pick<Services, 'db' | 'keys' | 'config' | 'rateLimits' | 'metrics'>, input: unknown) {
+export async function login(services: Pick<Services, 'sessionWrites' | 'keys' | 'config' | 'rateLimits' | 'metrics'>, input: unknown) {
   const { client_id, client_secret } = parseInput(loginInput, input, 'body')
-  const { db, keys, config, rateLimits, metrics } = services
+  const { sessionWrites, keys, config, rateLimits, metrics } = services
   // Per client id (the per-IP half runs before the body is read): a limited attempt does nothing.
   await rateLimits.checkLogin({ clientId: client_id })
-  const client = await getClient(db, client_id)
+  const client = clientIdFormat.safeParse(client_id).success ? await sessionWrites.findClient(client_id) : undefined
   // Compared even when the client is unknown or inactive: every failure costs the same work.
   const secretOk = secretMatches(client_secret, client?.secret_digest)
   if (!client || !secretOk || !client.is_active) {
@@ -34,11 +33,13 @@ export async function login(services: Pick<Services, 'db' | 'keys' | 'config' | 
   const now = nowSeconds()
   const sessionId = randomUUID()
   const refreshJti = randomUUID()
-  await insertSession(
-    db,
-    { id: sessionId, client_id: client.id, tenant_id: client.tenant_id, expires_at: timestampAt(now + config.refreshTokenTtl) },
-    refreshJti,
-  )
+  await sessionWrites.openSession({
+    id: sessionId,
+    client_id: client.id,
+    tenant_id: client.tenant_id,
+    expires_at: timestampAt(now + config.refreshTokenTtl),
+    refresh_jti: refreshJti,
+  })
   const { claims, tokens } = await signTokenPair(
     keys,
     config,

@@ -6,7 +6,7 @@ import type { Services } from '../../context.ts'
 import { AppError, unauthenticated } from '../../errors.ts'
 import { parseInput } from '../../validation.ts'
 import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
-import { rotateRefreshToken, revokeSessionOnReuse } from './sessions.repository.ts'
+import { revokeSessionOnReuse } from './sessions.repository.ts'
 import { SIGNING_ALG, type KeyStore } from './signing-keys.ts'
 import { REFRESH_TOKEN_TYP, type TokenConfig } from './tokens.ts'
 
@@ -53,7 +53,7 @@ export async function verifyRefreshToken(keys: KeyStore, config: TokenConfig, to
  * two instances of one bank racing to refresh do not log each other out.
  */
 export async function refresh(
-  services: Pick<Services, 'db' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics'>,
+  services: Pick<Services, 'db' | 'sessionWrites' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics'>,
   input: unknown,
 ) {
   const { refresh_token } = parseInput(refreshInput, input, 'body')
@@ -63,7 +63,7 @@ export async function refresh(
 
   const now = nowSeconds()
   const nextJti = randomUUID()
-  const rotated = await rotateRefreshToken(db, {
+  const rotated = await services.sessionWrites.rotate({
     jti: presented.jti,
     sessionId: presented.session_id,
     clientId: presented.sub,

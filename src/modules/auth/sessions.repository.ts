@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { Db, Timestamp } from '../../db.ts'
 
 export interface SessionTable {
@@ -26,17 +26,31 @@ export type RefreshTokenRow = Selectable<RefreshTokenTable>
 const now = sql<string>`timezone('utc', now())`
 const secondsAgo = (seconds: number) => sql<string>`timezone('utc', now()) - make_interval(secs => ${seconds})`
 
-/** Opens a session with its first refresh token, in one statement. */
-export async function insertSession(
-  db: Db,
-  session: Pick<Insertable<SessionTable>, 'id' | 'client_id' | 'tenant_id' | 'expires_at'>,
-  refreshJti: string,
-): Promise<void> {
-  await db
-    .with('session', (qb) => qb.insertInto('sessions').values(session).returning('id'))
-    .insertInto('refresh_tokens')
-    .values({ jti: refreshJti, session_id: session.id, client_id: session.client_id, expires_at: session.expires_at })
-    .execute()
+export interface NewSession {
+  id: string
+  client_id: string
+  tenant_id: string
+  /** Expiry of the session and of its first refresh token. */
+  expires_at: string
+  refresh_jti: string
+}
+
+/**
+ * Opens sessions, each with its first refresh token, in ONE statement (one commit) however many
+ * there are: the statement text never changes, the rows travel as arrays.
+ */
+export async function insertSessions(db: Db, sessions: readonly NewSession[]): Promise<void> {
+  await sql`
+    with input as (
+      select * from unnest(${sessions.map((s) => s.id)}::uuid[], ${sessions.map((s) => s.client_id)}::uuid[],
+        ${sessions.map((s) => s.tenant_id)}::uuid[], ${sessions.map((s) => s.expires_at)}::timestamp(6)[],
+        ${sessions.map((s) => s.refresh_jti)}::uuid[]) as i(id, client_id, tenant_id, expires_at, refresh_jti)
+    ), opened as (
+      insert into sessions (id, client_id, tenant_id, expires_at)
+      select id, client_id, tenant_id, expires_at from input
+    )
+    insert into refresh_tokens (jti, session_id, client_id, expires_at)
+    select refresh_jti, id, client_id, expires_at from input`.execute(db)
 }
 
 export interface Rotation {
@@ -48,58 +62,50 @@ export interface Rotation {
   expiresAt: string
 }
 
+export interface Rotated {
+  next_jti: string
+  session_id: string
+  tenant_id: string
+  roles: string[]
+  scopes: string[]
+}
+
 /**
- * Consumes a refresh token and issues its successor in ONE statement: the token must be unused,
- * unrevoked and unexpired, its session unrevoked and its client active. Row locking makes this
- * the arbiter between concurrent refreshes: of N presenting the same token exactly one gets a row
- * back, on any number of processes. Returns the client's current roles and scopes, or undefined.
+ * Consumes refresh tokens and issues their successors in ONE statement, however many: each token
+ * must be unused, unrevoked and unexpired, its session unrevoked and its client active. Row
+ * locking makes this the arbiter between concurrent refreshes: of N presenting the same token
+ * exactly one gets a row back, on any number of processes, and within one call too — a token
+ * listed twice is consumed for its first listing only. Tokens are locked in `jti` order before
+ * any is changed, so two calls sharing tokens (listed in different orders) cannot deadlock.
+ * Returns one row per rotation that won, identified by its `next_jti`.
  */
-export async function rotateRefreshToken(db: Db, rotation: Rotation) {
-  return db
-    .with('consumed', (qb) =>
-      qb
-        .updateTable('refresh_tokens as rt')
-        .from(['sessions as s', 'clients as c'])
-        .set({ used_at: now })
-        .whereRef('s.id', '=', 'rt.session_id')
-        .whereRef('c.id', '=', 'rt.client_id')
-        .where('rt.jti', '=', rotation.jti)
-        .where('rt.session_id', '=', rotation.sessionId)
-        .where('rt.client_id', '=', rotation.clientId)
-        .where('rt.used_at', 'is', null)
-        .where('rt.revoked_at', 'is', null)
-        .where('rt.expires_at', '>', now)
-        .where('s.revoked_at', 'is', null)
-        .where('c.is_active', '=', true)
-        .returning(['rt.session_id', 'rt.client_id', 'c.tenant_id', 'c.roles', 'c.scopes']),
+export async function rotateRefreshTokens(db: Db, rotations: readonly Rotation[]): Promise<Rotated[]> {
+  const jtis = rotations.map((r) => r.jti)
+  const { rows } = await sql<Rotated>`
+    with input as (
+      select distinct on (jti) jti, session_id, client_id, next_jti, expires_at
+      from unnest(${jtis}::uuid[], ${rotations.map((r) => r.sessionId)}::uuid[], ${rotations.map((r) => r.clientId)}::uuid[],
+        ${rotations.map((r) => r.nextJti)}::uuid[], ${rotations.map((r) => r.expiresAt)}::timestamp(6)[])
+        with ordinality as i(jti, session_id, client_id, next_jti, expires_at, position)
+      order by jti, position
+    ), locked as (
+      select jti from refresh_tokens where jti = any(${jtis}::uuid[]) order by jti for no key update
+    ), consumed as (
+      update refresh_tokens rt set used_at = ${now}
+      from input i, locked l, sessions s, clients c
+      where l.jti = rt.jti and i.jti = rt.jti and i.session_id = rt.session_id and i.client_id = rt.client_id
+        and s.id = rt.session_id and c.id = rt.client_id
+        and rt.used_at is null and rt.revoked_at is null and rt.expires_at > ${now}
+        and s.revoked_at is null and c.is_active
+      returning i.next_jti, i.expires_at, rt.session_id, rt.client_id, c.tenant_id, c.roles, c.scopes
+    ), issued as (
+      insert into refresh_tokens (jti, session_id, client_id, expires_at)
+      select next_jti, session_id, client_id, expires_at from consumed
+    ), extended as (
+      update sessions set expires_at = consumed.expires_at from consumed where sessions.id = consumed.session_id
     )
-    .with('issued', (qb) =>
-      qb
-        .insertInto('refresh_tokens')
-        .columns(['jti', 'session_id', 'client_id', 'expires_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('consumed')
-            .select([
-              sql<string>`cast(${rotation.nextJti} as uuid)`.as('jti'),
-              'consumed.session_id',
-              'consumed.client_id',
-              sql<string>`cast(${rotation.expiresAt} as timestamp(6))`.as('expires_at'),
-            ]),
-        )
-        .returning('jti'),
-    )
-    .with('extended', (qb) =>
-      qb
-        .updateTable('sessions')
-        .from('consumed')
-        .set({ expires_at: rotation.expiresAt })
-        .whereRef('sessions.id', '=', 'consumed.session_id')
-        .returning('sessions.id'),
-    )
-    .selectFrom('consumed')
-    .select(['consumed.session_id', 'consumed.tenant_id', 'consumed.roles', 'consumed.scopes'])
-    .executeTakeFirst()
+    select next_jti, session_id, tenant_id, roles, scopes from consumed`.execute(db)
+  return rows
 }
 
 /**

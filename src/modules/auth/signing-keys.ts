@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createPrivateKey, randomBytes, type JsonWebKey as NodeJwk, type KeyObject } from 'node:crypto'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
 import type { Db } from '../../db.ts'
 import { insertSigningKey, listAllSigningKeys, listUsableSigningKeys, retireSigningKeysBefore, type SigningKeyRow } from './signing-keys.repository.ts'
@@ -11,6 +11,8 @@ export const KEY_RELOAD_INTERVAL_MS = 5000
 export interface SigningKey {
   kid: string
   privateKey: CryptoKey
+  /** The same key for node:crypto's synchronous `sign` (no WebCrypto job per token). */
+  privateKeyObject: KeyObject
 }
 
 export interface SigningKeyInfo {
@@ -115,7 +117,11 @@ export class KeyStore {
     const newest = rows[0]
     if (newest && newest.kid !== this.#signing?.kid) {
       const privateJwk = decryptPrivateKey(newest.private_key, this.encryptionKey)
-      this.#signing = { kid: newest.kid, privateKey: (await importJWK(privateJwk, newest.alg)) as CryptoKey }
+      this.#signing = {
+        kid: newest.kid,
+        privateKey: (await importJWK(privateJwk, newest.alg)) as CryptoKey,
+        privateKeyObject: createPrivateKey({ key: privateJwk as NodeJwk, format: 'jwk' }),
+      }
     }
     this.#publicKeys = publicKeys
     this.#jwks = { keys: jwks }

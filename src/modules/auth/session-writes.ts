@@ -1,0 +1,57 @@
+import { Batcher } from '../../batcher.ts'
+import type { Db } from '../../db.ts'
+import { findClientCredentials, type ClientCredentialsRow } from './clients.repository.ts'
+import { insertSessions, rotateRefreshTokens, type NewSession, type Rotated, type Rotation } from './sessions.repository.ts'
+
+// Each batch is one pool connection; the pool (DB_POOL_SIZE, 10 by default) also serves everything else.
+const MAX_BATCH_SIZE = 200
+const MAX_CONCURRENT_BATCHES = 2
+
+/** A statement that broke a constraint was rolled back whole: nothing of it was written. */
+const wroteNothing = (error: unknown) => /^23/.test(String((error as { code?: unknown } | null)?.code ?? ''))
+
+/**
+ * The database work of login and refresh, batched: concurrent requests share one statement (one
+ * round trip, one commit) per step. Every lookup runs after its request asked, so a client's
+ * deactivation or new secret applies to the next login as before; every answer comes after the
+ * statement carrying it committed.
+ */
+export class SessionWrites {
+  readonly #clients: Batcher<string, ClientCredentialsRow | undefined>
+  readonly #sessions: Batcher<NewSession, undefined>
+  readonly #rotations: Batcher<Rotation, Rotated | undefined>
+
+  constructor(db: Db) {
+    const options = { maxBatchSize: MAX_BATCH_SIZE, maxConcurrentBatches: MAX_CONCURRENT_BATCHES, retryAlone: wroteNothing }
+    this.#clients = new Batcher(async (ids) => {
+      const rows = await findClientCredentials(db, [...new Set(ids)])
+      const byId = new Map(rows.map((row) => [row.id, row]))
+      // PostgreSQL reads a UUID in either case and answers in lower case.
+      return ids.map((id) => byId.get(id.toLowerCase()))
+    }, options)
+    this.#sessions = new Batcher(async (sessions) => {
+      await insertSessions(db, sessions)
+      return sessions.map(() => undefined)
+    }, options)
+    this.#rotations = new Batcher(async (rotations) => {
+      const rows = await rotateRefreshTokens(db, rotations)
+      const byNextJti = new Map(rows.map((row) => [row.next_jti, row]))
+      return rotations.map((r) => byNextJti.get(r.nextJti))
+    }, options)
+  }
+
+  /** The client `id` (a UUID) as login needs it, or undefined when there is none. */
+  findClient(id: string): Promise<ClientCredentialsRow | undefined> {
+    return this.#clients.submit(id)
+  }
+
+  /** Opens a session with its first refresh token. */
+  async openSession(session: NewSession): Promise<void> {
+    await this.#sessions.submit(session)
+  }
+
+  /** Consumes a refresh token and issues its successor (see `rotateRefreshTokens`); undefined when the token does not count. */
+  rotate(rotation: Rotation): Promise<Rotated | undefined> {
+    return this.#rotations.submit(rotation)
+  }
+}

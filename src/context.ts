@@ -4,6 +4,7 @@ import type { Config } from './config.ts'
 import type { DatabaseHandle, Db } from './db.ts'
 import type { RevocationCache } from './modules/auth/revocations.ts'
 import type { KeyStore } from './modules/auth/signing-keys.ts'
+import type { OrderWrites } from './modules/exchange/order-writes.ts'
 import type { SymbolsCache } from './modules/exchange/symbols-cache.ts'
 import type { Metrics } from './metrics.ts'
 import type { RateLimits } from './rate-limits.ts'
@@ -21,6 +22,7 @@ export interface Services {
   rateLimits: RateLimits
   metrics: Metrics
   symbolsCache: SymbolsCache
+  orderWrites: OrderWrites
 }
 
 /** What every operation receives, from either face. */

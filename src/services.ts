@@ -8,6 +8,7 @@ import { openDatabase } from './db.ts'
 import { migrateToLatest } from './migrate.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from './modules/auth/revocations.ts'
 import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
+import { orderWriteBatches, OrderWrites } from './modules/exchange/order-writes.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from './modules/exchange/symbols-cache.ts'
 
 /**
@@ -32,7 +33,8 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
-    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics, symbolsCache }
+    const orderWrites = new OrderWrites(database.db, { maxConcurrentBatches: orderWriteBatches(database.kind, config.dbPoolSize) })
+    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics, symbolsCache, orderWrites }
   } catch (error) {
     await rateLimits.close()
     await database.close()

@@ -127,6 +127,16 @@ describe('group commit of new orders', () => {
     expect(await storedWithPrefix('same-statement-1')).toEqual(rows)
   })
 
+  it.skipIf(!onPostgres)('lets two statements holding the same client_order_ids in opposite orders both finish (no deadlock)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const orders = await Promise.all(Array.from({ length: 200 }, (_, i) => ruledOrder(`crossed-${round}-${String(i).padStart(3, '0')}`)))
+      const twins = await Promise.all(orders.map((o) => ruledOrder(o.order.client_order_id)))
+      const [a, b] = await Promise.all([insertRuledOrders(db(), orders), insertRuledOrders(db(), twins.reverse())])
+      expect(a.length + b.length).toBe(200)
+      expect(await storedWithPrefix(`crossed-${round}-`)).toHaveLength(200)
+    }
+  })
+
   it('answers every caller of a batch holding one client_order_id several times: one inserted, the others that order', async () => {
     const writes = new OrderWrites(db(), { maxConcurrentBatches: 1 })
     const orders = await Promise.all([ruledOrder('in-batch-1'), ruledOrder('in-batch-1', { quantity: '2000' }), ruledOrder('in-batch-1'), ruledOrder('in-batch-2')])
@@ -314,6 +324,34 @@ describe('group commit of new orders', () => {
         expect(again.body).toEqual(original.body)
       })
     })
+  })
+})
+
+describe.skipIf(!onPostgres)('the shared insert as a prepared statement', () => {
+  let single: TestServer
+  let client: TestClient
+  beforeAll(async () => {
+    single = await startTestServer({ DB_POOL_SIZE: '1' })
+    await seedDemoMarket(single.services.db)
+    client = await createTestClient(single)
+  })
+  afterAll(async () => {
+    await single?.close()
+  })
+
+  it('is parsed and planned once per connection, and survives a column added to orders meanwhile', async () => {
+    expect((await placeOrder(single, client.token, usdBuy)).status).toBe(201)
+    const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(single.services.db)
+    expect(rows.map((r) => r.name)).toContain('insert_ruled_orders')
+    await sql`alter table orders add column test_extra integer`.execute(single.services.db)
+    try {
+      const res = await placeOrder(single, client.token, usdBuy)
+      expect(res.status).toBe(201)
+      expect(Object.keys(res.body)).not.toContain('test_extra')
+    } finally {
+      await sql`alter table orders drop column test_extra`.execute(single.services.db)
+    }
+    expect((await placeOrder(single, client.token, usdBuy)).status).toBe(201)
   })
 })
 

@@ -1,5 +1,5 @@
-import { CompiledQuery, sql, type Generated, type Insertable, type Selectable } from 'kysely'
-import type { Db, Decimal, Timestamp } from '../../db.ts'
+import { sql, type Generated, type Insertable, type Selectable } from 'kysely'
+import { preparedStatement, type Db, type Decimal, type Timestamp } from '../../db.ts'
 import { orderAndPage, whereCommon } from '../../lists.ts'
 import type { OrderSide, OrderStatus, OrderType } from './order-input.ts'
 import type { MarketRules } from './order-rules.ts'
@@ -41,17 +41,21 @@ export async function insertOrder(db: Db, order: Insertable<OrderTable>): Promis
     .executeTakeFirst()
 }
 
+const ORDER_COLUMNS = 'uid, created_at, updated_at, is_deleted, meta_data, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status, filled_quantity'
+
 /** A new order and the market rules it was validated against. */
 export interface RuledOrder {
   order: Pick<OrderRow, 'uid' | 'user_id' | 'tenant_id' | 'client_order_id' | 'symbol' | 'side' | 'type' | 'quantity' | 'price' | 'status'>
   rules: MarketRules
 }
 
-// Fixed text, compiled once. Each row is inserted only if its symbol still exists, is active and has
+// Fixed text, prepared once per connection. Each row is inserted only if its symbol still exists, is active and has
 // exactly the rules the row was validated against (compared by value, so a change through any path,
 // plain SQL included, is seen; `updated_at` is not bumped by plain SQL). Rows go in in key order,
 // so two batches holding the same client_order_ids wait for each other instead of deadlocking.
-const INSERT_RULED_ORDERS = `
+const insertRuledOrdersStatement = preparedStatement<OrderRow>(
+  'insert_ruled_orders',
+  `
 insert into orders (uid, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status)
 select o.uid, o.user_id, o.tenant_id, o.client_order_id, o.symbol, o.side, o.type, o.quantity, o.price, o.status
 from unnest(
@@ -71,7 +75,8 @@ join symbols s on s.symbol = o.symbol
   and s.reference_price is not distinct from o.reference_price
 order by o.tenant_id, o.client_order_id
 on conflict on constraint orders_tenant_client_order_id_key do nothing
-returning *`
+returning ${ORDER_COLUMNS}`,
+)
 
 /**
  * Inserts many orders in one statement (one commit). A row is skipped, and absent from the result,
@@ -98,7 +103,7 @@ export async function insertRuledOrders(db: Db, rows: readonly RuledOrder[]): Pr
     columns[14]![i] = rules.daily_fluctuation_price_limit_percent
     columns[15]![i] = rules.reference_price
   })
-  const { rows: inserted } = await db.executeQuery<OrderRow>(CompiledQuery.raw(INSERT_RULED_ORDERS, columns))
+  const { rows: inserted } = await db.executeQuery(insertRuledOrdersStatement(columns))
   return inserted
 }
 

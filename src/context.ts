@@ -5,6 +5,7 @@ import type { DatabaseHandle, Db } from './db.ts'
 import type { RevocationCache } from './modules/auth/revocations.ts'
 import type { SessionWrites } from './modules/auth/session-writes.ts'
 import type { KeyStore } from './modules/auth/signing-keys.ts'
+import type { OrderWrites } from './modules/exchange/order-writes.ts'
 import type { SymbolsCache } from './modules/exchange/symbols-cache.ts'
 import type { Metrics } from './metrics.ts'
 import type { RateLimits } from './rate-limits.ts'
@@ -23,6 +24,7 @@ export interface Services {
   metrics: Metrics
   symbolsCache: SymbolsCache
   sessionWrites: SessionWrites
+  orderWrites: OrderWrites
 }
 
 /** What every operation receives, from either face. */

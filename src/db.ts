@@ -1,7 +1,7 @@
 import { mkdirSync, openSync, closeSync, readFileSync, writeFileSync, unlinkSync } from 'node:fs'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect, type ColumnType, type LogEvent } from 'kysely'
+import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, type ColumnType, type LogEvent } from 'kysely'
 import pg from 'pg'
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
@@ -51,6 +51,28 @@ const raw = (v: string) => v
 
 export class EmbeddedDatabaseBusy extends Error {}
 
+const preparedNames = new Map<string, string>()
+
+/**
+ * A fixed statement PostgreSQL parses and plans once per connection instead of on every call (a
+ * named prepared statement; the embedded database runs it as any other). For hot statements only:
+ * its result columns must be listed, never `*`, or a column added by a migration while the process
+ * runs would fail it ("cached plan must not change result type").
+ */
+export function preparedStatement<R>(name: string, text: string): (parameters: readonly unknown[]) => CompiledQuery<R> {
+  if (preparedNames.has(text) || [...preparedNames.values()].includes(name)) throw new Error(`prepared statement ${name} registered twice`)
+  preparedNames.set(text, name)
+  return (parameters) => CompiledQuery.raw(text, [...parameters]) as CompiledQuery<R>
+}
+
+/** Sends the registered statements by name, so each connection prepares them once. */
+class PreparingClient extends pg.Client {
+  override query(config: unknown, values?: unknown, callback?: unknown): any {
+    const name = typeof config === 'string' ? preparedNames.get(config) : undefined
+    return (super.query as (...args: unknown[]) => unknown)(name ? { name, text: config } : config, values, callback)
+  }
+}
+
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize' | 'statementTimeoutMs'>,
   logger?: Pick<Logger, 'warn'>,
@@ -61,6 +83,7 @@ export async function openDatabase(
   }
   if (config.databaseUrl) {
     const pool = new pg.Pool({
+      Client: PreparingClient,
       connectionString: config.databaseUrl,
       max: config.dbPoolSize,
       connectionTimeoutMillis: 3000,

@@ -9,6 +9,7 @@ import { migrateToLatest } from './migrate.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from './modules/auth/revocations.ts'
 import { SessionWrites } from './modules/auth/session-writes.ts'
 import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
+import { orderWriteBatches, OrderWrites } from './modules/exchange/order-writes.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from './modules/exchange/symbols-cache.ts'
 
 /**
@@ -34,7 +35,21 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
     const sessionWrites = new SessionWrites(database.db)
-    return { config, database, db: database.db, keys, revocations, verifier, logger, rateLimits, metrics, symbolsCache, sessionWrites }
+    const orderWrites = new OrderWrites(database.db, { maxConcurrentBatches: orderWriteBatches(database.kind, config.dbPoolSize) })
+    return {
+      config,
+      database,
+      db: database.db,
+      keys,
+      revocations,
+      verifier,
+      logger,
+      rateLimits,
+      metrics,
+      symbolsCache,
+      sessionWrites,
+      orderWrites,
+    }
   } catch (error) {
     await rateLimits.close()
     await database.close()

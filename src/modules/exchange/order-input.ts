@@ -51,6 +51,8 @@ export type CreateOrderFields = z.output<typeof createOrderBody>
 type FieldName = keyof CreateOrderFields
 
 const FIELD_ORDER: readonly string[] = Object.keys(createOrderBody.shape)
+const FIELD_SCHEMAS = Object.entries(createOrderBody.shape) as [FieldName, z.ZodType][]
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_ORDER)
 
 export interface ParsedOrderFields {
   /** Every field that parsed; a field that failed is absent here and named in `invalid`. */
@@ -71,7 +73,7 @@ export function parseOrderFields(body: unknown): ParsedOrderFields {
   const fields: Record<string, unknown> = {}
   const invalid = new Set<FieldName>()
   const issues: ValidationIssue[] = []
-  for (const [name, schema] of Object.entries(createOrderBody.shape) as [FieldName, z.ZodType][]) {
+  for (const [name, schema] of FIELD_SCHEMAS) {
     const result = schema.safeParse(record[name])
     if (result.success) {
       if (result.data !== undefined) fields[name] = result.data
@@ -83,7 +85,7 @@ export function parseOrderFields(body: unknown): ParsedOrderFields {
     }
   }
   for (const name of Object.keys(record)) {
-    if (!FIELD_ORDER.includes(name)) issues.push({ type: 'value_error.extra', loc: ['body', name], msg: 'extra fields not permitted' })
+    if (!KNOWN_FIELDS.has(name)) issues.push({ type: 'value_error.extra', loc: ['body', name], msg: 'extra fields not permitted' })
   }
   return { fields: fields as Partial<CreateOrderFields>, invalid, issues }
 }

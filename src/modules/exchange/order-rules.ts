@@ -9,6 +9,7 @@ import {
   priceBand,
   unitOfPlaces,
   type DecimalValue,
+  type PriceBand,
 } from './decimal.ts'
 import type { CreateOrderFields, DecimalInput, ParsedOrderFields } from './order-input.ts'
 import type { SymbolRow } from './symbols.repository.ts'
@@ -27,6 +28,30 @@ export type MarketRules = Pick<
 >
 
 type Field = 'symbol' | 'quantity' | 'price'
+
+/** A market's decimal rules, parsed once per symbol row rather than on every order. */
+interface ParsedRules {
+  minOrderQuantity: DecimalValue
+  tickSize: DecimalValue
+  band: PriceBand | null
+}
+const parsedRules = new WeakMap<MarketRules, ParsedRules>()
+
+function rulesOf(market: MarketRules): ParsedRules {
+  let rules = parsedRules.get(market)
+  if (!rules) {
+    rules = {
+      minOrderQuantity: decimalFromStore(market.min_order_quantity),
+      tickSize: decimalFromStore(market.tick_size),
+      band:
+        market.reference_price === null
+          ? null
+          : priceBand(decimalFromStore(market.reference_price), decimalFromStore(market.daily_fluctuation_price_limit_percent)),
+    }
+    parsedRules.set(market, rules)
+  }
+  return rules
+}
 
 const issue = (field: Field, type: string, msg: string, input: unknown, ctx?: Record<string, unknown>): ValidationIssue =>
   ctx ? { type, loc: ['body', field], msg, input, ctx } : { type, loc: ['body', field], msg, input }
@@ -51,7 +76,7 @@ function quantityIssues(quantity: DecimalInput, market: MarketRules | undefined)
   if (!isPositive(value)) return [issue('quantity', 'value_error.number.not_gt', 'ensure this value is greater than 0', text, { limit_value: '0' })]
   if (!market) return []
   const issues: ValidationIssue[] = []
-  if (compareDecimals(value, decimalFromStore(market.min_order_quantity)) < 0) {
+  if (compareDecimals(value, rulesOf(market).minOrderQuantity) < 0) {
     issues.push(
       issue('quantity', 'value_error.number.not_ge', `ensure this value is greater than or equal to ${market.min_order_quantity}`, text, {
         limit_value: market.min_order_quantity,
@@ -75,8 +100,8 @@ function priceIssues(fields: Partial<CreateOrderFields>, invalid: ParsedOrderFie
   if (!isPositive(value)) return [issue('price', 'value_error.number.not_gt', 'ensure this value is greater than 0', text, { limit_value: '0' })]
   if (!market) return []
   const issues: ValidationIssue[] = []
-  if (market.reference_price !== null) {
-    const band = priceBand(decimalFromStore(market.reference_price), decimalFromStore(market.daily_fluctuation_price_limit_percent))
+  const { band, tickSize } = rulesOf(market)
+  if (band) {
     if (compareDecimals(value, band.min) < 0) {
       const limit = formatDecimal(band.min)
       issues.push(issue('price', 'value_error.number.not_ge', `ensure this value is greater than or equal to ${limit}`, text, { limit_value: limit }))
@@ -85,7 +110,7 @@ function priceIssues(fields: Partial<CreateOrderFields>, invalid: ParsedOrderFie
       issues.push(issue('price', 'value_error.number.not_le', `ensure this value is less than or equal to ${limit}`, text, { limit_value: limit }))
     }
   }
-  if (!isMultipleOf(value, decimalFromStore(market.tick_size))) {
+  if (!isMultipleOf(value, tickSize)) {
     issues.push(issue('price', 'value_error.number.not_multiple', `ensure this value is a multiple of ${market.tick_size}`, text, { multiple_of: market.tick_size }))
   }
   issues.push(...precisionIssues('price', value, text, market.price_precision))

@@ -6,8 +6,8 @@ import { conflict, forbidden, notFound, validationError } from '../../errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../lists.ts'
 import { parseInput } from '../../validation.ts'
 import { decimalFromStore, decimalsEqual } from './decimal.ts'
-import { inFieldOrder, ORDER_SIDES, ORDER_STATUSES, parseOrderFields, type CreateOrderFields } from './order-input.ts'
-import { marketRuleIssues } from './order-rules.ts'
+import { inFieldOrder, ORDER_SIDES, ORDER_STATUSES, parseOrderFields, type CreateOrderFields, type ParsedOrderFields } from './order-input.ts'
+import { marketRuleIssues, type MarketRules } from './order-rules.ts'
 import {
   cancelOpenOrder,
   findOrder,
@@ -15,6 +15,7 @@ import {
   insertOrder,
   listOrderRows,
   type OrderRow,
+  type RuledOrder,
 } from './orders.repository.ts'
 import type { Page } from '../../page-rows.ts'
 import { findSymbolByName } from './symbols.repository.ts'
@@ -56,10 +57,29 @@ export interface CreatedOrder {
 /**
  * Places an order. `readBody` is called after the caller is authorised, so a bad token or a
  * missing scope is reported before anything about the body.
+ *
+ * A valid order is checked against the cached market rules and inserted in a shared statement
+ * that re-checks those rules in SQL; anything else (invalid input, rules changed since cached, a
+ * reused `client_order_id`) takes the one-order path, which reads the symbol afresh.
  */
 export async function createOrder(ctx: RequestContext, readBody: () => unknown): Promise<CreatedOrder> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
   const parsed = parseOrderFields(await readBody())
+  const { fields } = parsed
+  const market = fields.symbol !== undefined ? (await ctx.services.symbolsCache.markets()).get(fields.symbol) : undefined
+  if (!market || parsed.issues.length > 0 || marketRuleIssues(parsed, market).length > 0) return createOrderAlone(ctx, principal, parsed)
+
+  const order = newOrder(principal, fields as CreateOrderFields, market)
+  const outcome = await ctx.services.orderWrites.insert({ order, rules: market })
+  if (outcome.kind === 'inserted') return { order: outcome.row, created: true }
+  if (outcome.kind === 'duplicate') return replay(outcome.existing, fields)
+  const existing = order.client_order_id ? await findOrderByClientOrderId(ctx.db, principal.tenantId, order.client_order_id) : undefined
+  if (existing) return replay(existing, fields)
+  return createOrderAlone(ctx, principal, parsed)
+}
+
+/** One order on its own: the symbol read afresh, every rule checked, its own insert. */
+async function createOrderAlone(ctx: RequestContext, principal: Principal, parsed: ParsedOrderFields): Promise<CreatedOrder> {
   const { fields } = parsed
   const market = fields.symbol !== undefined ? await findSymbolByName(ctx.db, fields.symbol) : undefined
   const issues = [...parsed.issues, ...marketRuleIssues(parsed, market)]
@@ -72,27 +92,28 @@ export async function createOrder(ctx: RequestContext, readBody: () => unknown):
     throw validationError(inFieldOrder(issues))
   }
 
-  const order = fields as CreateOrderFields
-  const row = await insertOrder(ctx.db, {
+  const row = await insertOrder(ctx.db, { ...newOrder(principal, fields as CreateOrderFields, market!), meta_data: null, filled_quantity: '0' })
+  if (row) return { order: row, created: true }
+
+  const existing = await findOrderByClientOrderId(ctx.db, principal.tenantId, clientOrderId!)
+  if (!existing) throw new Error('order insert conflicted, yet no order holds its client_order_id')
+  return replay(existing, fields)
+}
+
+function newOrder(principal: Principal, order: CreateOrderFields, market: MarketRules): RuledOrder['order'] {
+  return {
     uid: randomUUID(),
-    meta_data: null,
     user_id: principal.clientId,
     tenant_id: principal.tenantId,
-    client_order_id: clientOrderId,
-    symbol: market!.symbol,
+    client_order_id: order.client_order_id ?? null,
+    symbol: market.symbol,
     side: order.side,
     type: order.type,
     quantity: order.quantity.text,
     price: order.price?.text ?? null,
     // No matching engine yet (DESIGN §6): limit orders rest, market orders are immediate-or-cancel.
     status: order.type === 'limit' ? 'open' : 'cancelled',
-    filled_quantity: '0',
-  })
-  if (row) return { order: row, created: true }
-
-  const existing = await findOrderByClientOrderId(ctx.db, principal.tenantId, clientOrderId!)
-  if (!existing) throw new Error('order insert conflicted, yet no order holds its client_order_id')
-  return replay(existing, fields)
+  }
 }
 
 /** The same request again answers the existing order; another request under its id is a conflict. */

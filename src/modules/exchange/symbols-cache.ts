@@ -1,6 +1,6 @@
 import type { Db } from '../../db.ts'
 import type { CurrencyRow } from './currencies.repository.ts'
-import { catalogFingerprint, type SymbolRow } from './symbols.repository.ts'
+import { catalogFingerprint, findLiveSymbols, type SymbolRow } from './symbols.repository.ts'
 import type { Page } from '../../page-rows.ts'
 
 /** Every process sees a symbol or currency change within this time (CLI, seed, other processes). */
@@ -17,12 +17,15 @@ export interface CachedSymbolPage {
 }
 
 /**
- * The symbol list answers per normalised query, dropped whenever the catalog's fingerprint
- * changes. An answer computed while the catalog changed is not kept: each fill remembers the
- * generation it started in and is discarded if a change was seen meanwhile.
+ * The symbol list answers per normalised query, and every symbol by name (the market rules orders
+ * are validated against), dropped whenever the catalog's fingerprint changes. An answer computed
+ * while the catalog changed is not kept: each fill remembers the generation it started in and is
+ * discarded if a change was seen meanwhile. Up to one poll interval stale: whoever acts on a
+ * cached symbol must re-check it where it matters (the order insert does, in SQL).
  */
 export class SymbolsCache {
   #entries = new Map<string, CachedSymbolPage>()
+  #markets: Promise<ReadonlyMap<string, SymbolRow>> | undefined
   #fingerprint: string | undefined
   #generation = 0
   #checking: Promise<void> | undefined
@@ -45,14 +48,31 @@ export class SymbolsCache {
     this.#entries.set(key, entry)
   }
 
+  /** Every symbol that is not deleted, by name; read once per catalog generation. */
+  markets(): Promise<ReadonlyMap<string, SymbolRow>> {
+    if (this.#markets) return this.#markets
+    const loading = findLiveSymbols(this.db).then((rows) => new Map(rows.map((row) => [row.symbol, row])))
+    this.#markets = loading
+    // A failed read is not kept; the next caller reads again.
+    loading.catch(() => {
+      if (this.#markets === loading) this.#markets = undefined
+    })
+    return loading
+  }
+
+  #drop(): void {
+    this.#generation++
+    this.#entries.clear()
+    this.#markets = undefined
+  }
+
   /** Reads the fingerprint; a change drops every entry. */
   check(): Promise<void> {
     this.#checking ??= catalogFingerprint(this.db)
       .then((fingerprint) => {
         if (fingerprint !== this.#fingerprint) {
           this.#fingerprint = fingerprint
-          this.#generation++
-          this.#entries.clear()
+          this.#drop()
         }
       })
       .finally(() => {
@@ -69,8 +89,7 @@ export class SymbolsCache {
         this.check().catch((error) => {
           // Unable to tell whether the catalog changed: serve from the database until a check succeeds.
           this.#fingerprint = undefined
-          this.#generation++
-          this.#entries.clear()
+          this.#drop()
           onError(error)
         }),
       intervalMs,

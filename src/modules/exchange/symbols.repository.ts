@@ -62,6 +62,11 @@ export async function findSymbolByName(db: Db, symbol: string): Promise<SymbolRo
   return db.selectFrom('symbols').selectAll().where('symbol', '=', symbol).where('is_deleted', '=', false).executeTakeFirst()
 }
 
+/** Every symbol an order can name (active or not): the market rules the order path validates against. */
+export async function findLiveSymbols(db: Db): Promise<SymbolRow[]> {
+  return db.selectFrom('symbols').selectAll().where('is_deleted', '=', false).execute()
+}
+
 /** For loaders resolving an order's market: a soft-deleted symbol is still the market an order was placed on. */
 export async function findSymbolsByNames(db: Db, symbols: readonly string[]): Promise<SymbolRow[]> {
   if (symbols.length === 0) return []

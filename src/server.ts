@@ -5,6 +5,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga'
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { createRequestContext, type RequestContext, type Services } from './context.ts'
 import { noStorePlugin } from './modules/auth/no-store.ts'
+import { symbolsResultCachePlugin } from './modules/exchange/symbols-result-cache.ts'
 import { toGraphQLError } from './graphql-errors.ts'
 import { graphqlLimitsPlugin } from './graphql-limits.ts'
 import { loginRateLimitPlugin } from './login-rate-limit.ts'
@@ -62,6 +63,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
         context: (request) => createRequestContext(services, request, states.get(request)),
         onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
       }),
+      symbolsResultCachePlugin(services),
     ],
   })
 }

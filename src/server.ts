@@ -7,6 +7,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { createRequestContext, type RequestContext, type Services } from './context.ts'
 import { AppError, restErrorBody } from './errors.ts'
 import { noStorePlugin } from './modules/auth/no-store.ts'
+import { symbolsResultCachePlugin } from './modules/exchange/symbols-result-cache.ts'
 import { toGraphQLError } from './graphql-errors.ts'
 import { graphqlLimitsPlugin } from './graphql-limits.ts'
 import { checkLoginAttempt, LOGIN_PATHS, loginRateLimitPlugin, penaliseFailedLogin } from './login-rate-limit.ts'
@@ -65,6 +66,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       loginRateLimitPlugin(services),
       graphqlLimitsPlugin(config),
       noStorePlugin(states),
+      // Last: a cache hit ends the onExecute chain.
+      symbolsResultCachePlugin(services),
     ],
   })
   const rest = restHandler(router, {

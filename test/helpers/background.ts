@@ -26,7 +26,8 @@ export async function withoutBackgroundPolls(services: Services, fn: () => Promi
 async function noStatementRunning(services: Services): Promise<void> {
   // The embedded database has one connection: a statement sent now runs after any still running.
   if (services.database.kind === 'pglite') {
-    await sql`select 1`.execute(services.db)
+    // On the handle's own Kysely: a test may have swapped `services.db` for one that records statements.
+    await sql`select 1`.execute(services.database.db)
     return
   }
   await eventually(async () => {

@@ -195,7 +195,7 @@ describe.skipIf(!onPostgres)('two connections sharing a counter shard', () => {
 })
 
 describe('the migration adding the counters', () => {
-  it('counts the live orders already stored', async () => {
+  it('counts the live orders already stored, and comes down cleanly', async () => {
     const database = await createTestDatabase()
     const handle = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, dbPoolSize: 2, statementTimeoutMs: 10_000 })
     try {
@@ -209,8 +209,8 @@ describe('the migration adding the counters', () => {
           import: (file: string) => import(pathToFileURL(file).href),
         }),
       })
-      const { error } = await migrator.migrateTo('2026-11-27T00-00_orders_list_index')
-      if (error) throw error
+      const before = await migrator.migrateTo('2026-11-27T00-00_orders_list_index')
+      if (before.error) throw before.error
       await seedDemoMarket(db)
       const [t1, t2] = ['6b0c7c4e-0d8e-4f5e-9f43-2b7a1d3c0001', '6b0c7c4e-0d8e-4f5e-9f43-2b7a1d3c0002']
       await sql`insert into tenants (id, name) values (${t1}, 'one'), (${t2}, 'two')`.execute(db)
@@ -226,6 +226,13 @@ describe('the migration adding the counters', () => {
         select tenant_id, count(*) as live from orders where not is_deleted group by tenant_id order by tenant_id`.execute(db)
       expect(counted.rows).toEqual(actual.rows)
       expect(counted.rows.map((r) => r.live)).toEqual([57, 29])
+
+      const down = await migrator.migrateTo('2026-11-27T00-00_orders_list_index')
+      if (down.error) throw down.error
+      const { rows } = await sql<{ exists: boolean }>`select to_regclass('order_counts') is not null as exists`.execute(db)
+      expect(rows[0]!.exists).toBe(false)
+      await sql`insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status)
+        values (gen_random_uuid(), 'seed', ${t1}, 'USD-IRR', 'buy', 'limit', 1000, 1050000, 'open')`.execute(db)
     } finally {
       await handle.close()
       await database.drop()

@@ -56,10 +56,11 @@ export interface RuledOrder {
   rules: MarketRules
 }
 
-// Fixed text, prepared once per connection. Each row is inserted only if its symbol still exists, is active and has
-// exactly the rules the row was validated against (compared by value, so a change through any path,
-// plain SQL included, is seen; `updated_at` is not bumped by plain SQL). Rows go in in key order,
-// so two batches holding the same client_order_ids wait for each other instead of deadlocking.
+// Fixed text, prepared once per connection. Each row is inserted only if its symbol still exists,
+// is active and has exactly the rules the row was validated against (compared by value, so a change
+// through any path, plain SQL included, is seen: plain SQL does not bump `updated_at`). Rows go in
+// in key order, so two statements holding the same client_order_ids wait for each other instead of
+// deadlocking.
 const insertRuledOrdersStatement = preparedStatement<OrderRow>(
   'insert_ruled_orders',
   `

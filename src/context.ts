@@ -6,9 +6,12 @@ import type { RevocationCache } from './modules/auth/revocations.ts'
 import type { SessionWrites } from './modules/auth/session-writes.ts'
 import type { KeyStore } from './modules/auth/signing-keys.ts'
 import type { OrderWrites } from './modules/exchange/order-writes.ts'
+import type { OrderRow } from './modules/exchange/orders.repository.ts'
 import type { SymbolsCache } from './modules/exchange/symbols-cache.ts'
 import type { Metrics } from './metrics.ts'
+import type { Page } from './page-rows.ts'
 import type { RateLimits } from './rate-limits.ts'
+import type { ReadCoalescer } from './read-coalescer.ts'
 import { recordRateLimit, type RequestState } from './request-state.ts'
 
 /** Long-lived, process-wide dependencies, built once at start. */
@@ -25,6 +28,8 @@ export interface Services {
   symbolsCache: SymbolsCache
   sessionWrites: SessionWrites
   orderWrites: OrderWrites
+  /** Identical concurrent order lists share one statement (see ReadCoalescer). */
+  orderLists: ReadCoalescer<Page<OrderRow>>
 }
 
 /** What every operation receives, from either face. */

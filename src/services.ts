@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import { Metrics } from './metrics.ts'
 import { RateLimits } from './rate-limits.ts'
+import { ReadCoalescer } from './read-coalescer.ts'
 import { TokenVerifier } from './auth-context.ts'
 import type { Config } from './config.ts'
 import type { Services } from './context.ts'
@@ -49,6 +50,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       symbolsCache,
       sessionWrites,
       orderWrites,
+      orderLists: new ReadCoalescer(),
     }
   } catch (error) {
     await rateLimits.close()

@@ -60,6 +60,66 @@ describe('orders list cost', () => {
   })
 })
 
+describe('identical lists asked at once', () => {
+  it('share one statement and one rendering, each answered in full', async () => {
+    const { services } = server
+    const db = services.db
+    const reads = services.orderLists
+    let asked = 0
+    const read = reads.read.bind(reads)
+    reads.read = (key, run) => (asked++, read(key, run))
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let statements = 0
+    // The first list statement is held until all twelve requests have asked: they arrive while it runs.
+    services.db = db.withPlugin({
+      transformQuery: ({ node }) => node,
+      transformResult: async ({ result }) => {
+        if (++statements === 1) await gate
+        return result
+      },
+    })
+    try {
+      const answers = Promise.all(Array.from({ length: 12 }, () => server.request('GET', `${ORDERS}?limit=100`, { token: bank.token })))
+      for (let i = 0; i < 500 && asked < 12; i++) await new Promise((r) => setTimeout(r, 10))
+      expect(asked).toBe(12)
+      release()
+      const bodies = (await answers).map((a) => (expect(a.status).toBe(200), a.body))
+      // The first request ran alone; the eleven that came while it ran shared the next statement.
+      expect(statements).toBe(2)
+      for (const body of bodies) expect(body).toEqual(bodies[0])
+      expect(bodies[0].items).toHaveLength(100)
+    } finally {
+      services.db = db
+      reads.read = read
+      release()
+    }
+    // Another tenant's identical query is its own statement and its own answer.
+    const theirs = await server.request('GET', `${ORDERS}?limit=100`, { token: other.token })
+    expect(theirs.body.total).toBe(3)
+  })
+
+  it('still show each caller every order acknowledged before it asked, while others poll', async () => {
+    const poller = await createTestClient(server)
+    let polling = true
+    const pollers = Array.from({ length: 6 }, async () => {
+      while (polling) expect((await server.request('GET', `${ORDERS}?limit=100`, { token: poller.token })).status).toBe(200)
+    })
+    try {
+      for (let i = 1; i <= 15; i++) {
+        const placed = await placeOrder(server, poller.token, usdBuy)
+        expect(placed.status).toBe(201)
+        const list = await server.request('GET', `${ORDERS}?limit=100`, { token: poller.token })
+        expect(list.body.total).toBe(i)
+        expect(list.body.items.map((o: any) => o.uid)).toContain(placed.body.uid)
+      }
+    } finally {
+      polling = false
+      await Promise.all(pollers)
+    }
+  })
+})
+
 /** The statements the service runs while `fn` runs, compiled as sent. */
 async function statementsOf(fn: () => Promise<void>): Promise<CompiledQuery[]> {
   const statements: CompiledQuery[] = []

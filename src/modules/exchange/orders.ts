@@ -139,8 +139,12 @@ function sameRequest(existing: OrderRow, fields: Partial<CreateOrderFields>): bo
 export async function listOrders(ctx: RequestContext, input: unknown): Promise<Page<OrderRow>> {
   const principal = await ctx.auth.require(ORDERS_READ)
   const query = parseInput(orderListQuery, input, 'query')
-  const page = await listOrderRows(ctx.db, query, isAdmin(principal) ? undefined : principal.tenantId)
-  return { ...page, offset: query.offset, limit: query.limit }
+  const tenantId = isAdmin(principal) ? undefined : principal.tenantId
+  // The page is shared by every request that joined its run: read it, never change it.
+  return ctx.services.orderLists.read(`${tenantId ?? '*'} ${JSON.stringify(query)}`, async () => {
+    const page = await listOrderRows(ctx.db, query, tenantId)
+    return { ...page, offset: query.offset, limit: query.limit }
+  })
 }
 
 export async function getOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {

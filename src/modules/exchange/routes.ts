@@ -1,4 +1,6 @@
+import type { Page } from '../../page-rows.ts'
 import { JsonText, type Route } from '../../rest.ts'
+import type { OrderRow } from './orders.repository.ts'
 import { orderEnvelope, orderRecord } from './order-records.ts'
 import { cancelOrder, createOrder, getOrder, listOrders } from './orders.ts'
 import { symbolListJson, symbolRecord } from './symbol-records.ts'
@@ -6,6 +8,17 @@ import { currenciesOf, getSymbol, listSymbols } from './symbols.ts'
 
 const SYMBOLS = '/api/exchange/v1/symbols'
 const ORDERS = '/api/exchange/v1/orders'
+
+// Requests that shared one list statement (ReadCoalescer) share its rendering too.
+const renderedLists = new WeakMap<Page<OrderRow>, JsonText>()
+function renderedOnce(page: Page<OrderRow>): JsonText {
+  let body = renderedLists.get(page)
+  if (!body) {
+    body = new JsonText(Buffer.from(JSON.stringify(orderEnvelope(page))))
+    renderedLists.set(page, body)
+  }
+  return body
+}
 
 export const exchangeRoutes: Route[] = [
   {
@@ -29,7 +42,7 @@ export const exchangeRoutes: Route[] = [
       return { status: created ? 201 : 200, body: orderRecord(order) }
     },
   },
-  { method: 'GET', path: ORDERS, handler: async ({ ctx, query }) => ({ body: orderEnvelope(await listOrders(ctx, query)) }) },
+  { method: 'GET', path: ORDERS, handler: async ({ ctx, query }) => ({ body: renderedOnce(await listOrders(ctx, query)) }) },
   { method: 'GET', path: `${ORDERS}/:uid`, handler: async ({ ctx, params }) => ({ body: orderRecord(await getOrder(ctx, params.uid!)) }) },
   { method: 'DELETE', path: `${ORDERS}/:uid`, handler: async ({ ctx, params }) => ({ body: orderRecord(await cancelOrder(ctx, params.uid!)) }) },
 ]

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient, deactivateClient, rotateClientSecret } from '../src/modules/auth/clients.ts'
 import { findSession, listRefreshTokens } from '../src/modules/auth/sessions.repository.ts'
 import { timestampAt } from '../src/modules/auth/session-tokens.ts'
+import { tokenSha256 } from '../src/modules/auth/tokens.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
 import { createTestDatabase, onPostgres, postgresUrl } from './helpers/database.ts'
 import { eventually } from './helpers/eventually.ts'
@@ -56,7 +57,11 @@ function rotationOf(token: string, nextJti: string = randomUUID()) {
     jti: claims.jti!,
     sessionId: claims.session_id as string,
     clientId: claims.sub!,
+    tenantId: claims.tenant_id as string,
+    presentedSha256: tokenSha256(token),
+    signatureChecked: false,
     nextJti,
+    nextSha256: tokenSha256(`successor ${nextJti}`),
     expiresAt: timestampAt(Math.floor(Date.now() / 1000) + 3600),
   }
 }
@@ -173,6 +178,7 @@ describe('an item breaking a constraint', () => {
       tenant_id: bank.tenant_id,
       expires_at: timestampAt(now + 3600),
       refresh_jti: randomUUID(),
+      refresh_sha256: tokenSha256(randomUUID()),
     }))
     const outcomes = await Promise.allSettled(sessions.map((s) => server.services.sessionWrites.openSession(s)))
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled'])

@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient, deactivateClient } from '../src/modules/auth/clients.ts'
 import { findSession, listRefreshTokens } from '../src/modules/auth/sessions.repository.ts'
 import { timestampAt } from '../src/modules/auth/session-tokens.ts'
+import { rotateSigningKeys } from '../src/modules/auth/signing-keys.ts'
 import { signRefreshToken } from '../src/modules/auth/tokens.ts'
 import { RefreshDocument } from './generated/graphql.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
@@ -161,6 +162,69 @@ describe('POST /api/sso/v1/auth/refresh', () => {
     expect((await findSession(server.services.db, first.session_id))!.revoked_at).toBeNull()
     const next = await refresh(winners[0]!.body.tokens.refresh)
     expect(next.status).toBe(200)
+  })
+
+  it('stores each refresh token as the SHA-256 of the token issued, never the token', async () => {
+    const first = await login()
+    const next = (await refresh(first.tokens.refresh)).body.tokens.refresh
+    const rows = await listRefreshTokens(server.services.db, first.session_id)
+    expect(rows.map((r) => [r.jti, r.token_sha256])).toEqual([
+      [decodeJwt(first.tokens.refresh).jti, createHash('sha256').update(first.tokens.refresh).digest('hex')],
+      [decodeJwt(next).jti, createHash('sha256').update(next).digest('hex')],
+    ])
+  })
+
+  it('refuses a well-signed token for a real jti that is not the token issued, and does not consume the real one', async () => {
+    const session = await login()
+    const issued = decodeJwt(session.tokens.refresh)
+    const sibling = await signRefreshToken(
+      server.services.keys,
+      server.config,
+      { clientId: bank.client_id, tenantId: bank.tenant_id, sessionId: session.session_id },
+      issued.jti!,
+      issued.iat! - 5,
+    )
+    expect(sibling.token).not.toBe(session.tokens.refresh)
+    const res = await refresh(sibling.token)
+    expect(res.status).toBe(401)
+    expect(res.body).toEqual(INVALID)
+    expect((await refresh(session.tokens.refresh)).status).toBe(200)
+  })
+
+  describe('a refresh token issued before digests were kept', () => {
+    const forgetDigest = (token: string) =>
+      server.services.db.updateTable('refresh_tokens').set({ token_sha256: null }).where('jti', '=', decodeJwt(token).jti!).execute()
+
+    it('still works once, checked by its signature; its successor is stored by digest', async () => {
+      const session = await login()
+      await forgetDigest(session.tokens.refresh)
+      const res = await refresh(session.tokens.refresh)
+      expect(res.status).toBe(200)
+      const successor = (await listRefreshTokens(server.services.db, session.session_id)).find((r) => r.jti === decodeJwt(res.body.tokens.refresh).jti)
+      expect(successor?.token_sha256).toBe(createHash('sha256').update(res.body.tokens.refresh).digest('hex'))
+      expect((await refresh(res.body.tokens.refresh)).status).toBe(200)
+      expect((await refresh(session.tokens.refresh)).status).toBe(401)
+    })
+
+    it('is refused with a tampered signature, and stays usable', async () => {
+      const session = await login()
+      await forgetDigest(session.tokens.refresh)
+      const token = session.tokens.refresh
+      const tampered = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`
+      const res = await refresh(tampered)
+      expect(res.status).toBe(401)
+      expect(res.body).toEqual(INVALID)
+      expect((await refresh(token)).status).toBe(200)
+    })
+  })
+
+  it('refuses a refresh token signed with a key retired since', async () => {
+    const session = await login()
+    await rotateSigningKeys(server.services.db, undefined, 0)
+    await server.services.keys.reload()
+    const res = await refresh(session.tokens.refresh)
+    expect(res.status).toBe(401)
+    expect(res.body).toEqual(INVALID)
   })
 
   it('refuses the refresh token of a deactivated client', async () => {

@@ -5,6 +5,7 @@ import { AppError } from '../../errors.ts'
 import { parseInput } from '../../validation.ts'
 import { secretMatches } from './client-secrets.ts'
 import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
+import { tokenSha256 } from './tokens.ts'
 
 export const loginInput = z.object({
   client_id: z.string(),
@@ -33,13 +34,7 @@ export async function login(services: Pick<Services, 'sessionWrites' | 'keys' | 
   const now = nowSeconds()
   const sessionId = randomUUID()
   const refreshJti = randomUUID()
-  await sessionWrites.openSession({
-    id: sessionId,
-    client_id: client.id,
-    tenant_id: client.tenant_id,
-    expires_at: timestampAt(now + config.refreshTokenTtl),
-    refresh_jti: refreshJti,
-  })
+  // Signed first, so the session is stored with its refresh token's digest; answered only once stored.
   const { claims, tokens } = await signTokenPair(
     keys,
     config,
@@ -47,6 +42,14 @@ export async function login(services: Pick<Services, 'sessionWrites' | 'keys' | 
     refreshJti,
     now,
   )
+  await sessionWrites.openSession({
+    id: sessionId,
+    client_id: client.id,
+    tenant_id: client.tenant_id,
+    expires_at: timestampAt(now + config.refreshTokenTtl),
+    refresh_jti: refreshJti,
+    refresh_sha256: tokenSha256(tokens.refresh),
+  })
   metrics.loginSucceeded()
   return { claims, tokens, expires_in: config.accessTokenTtl }
 }

@@ -5,10 +5,10 @@ import { MESSAGES, publicKeyFor } from '../../auth-context.ts'
 import type { Services } from '../../context.ts'
 import { AppError, unauthenticated } from '../../errors.ts'
 import { parseInput } from '../../validation.ts'
-import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
+import { nowSeconds, timestampAt, type TokenSet } from './session-tokens.ts'
 import { revokeSessionOnReuse } from './sessions.repository.ts'
 import { SIGNING_ALG, type KeyStore } from './signing-keys.ts'
-import { REFRESH_TOKEN_TYP, type TokenConfig } from './tokens.ts'
+import { REFRESH_TOKEN_TYP, signAccessToken, signRefreshToken, tokenSha256, type TokenConfig } from './tokens.ts'
 
 export const refreshInput = z.object({
   refresh_token: z.string(),
@@ -18,13 +18,15 @@ const refreshClaims = z.object({
   sub: z.uuid(),
   jti: z.uuid(),
   session_id: z.uuid(),
+  tenant_id: z.uuid(),
   token_type: z.literal('refresh'),
 })
+type PresentedRefreshToken = z.infer<typeof refreshClaims>
 
 const invalidRefreshToken = () => unauthenticated(MESSAGES.invalidFormat)
 
 /** Checks a refresh token's signature and claims; every failure is the seed's "invalid format" 401. */
-export async function verifyRefreshToken(keys: KeyStore, config: TokenConfig, token: string) {
+export async function verifyRefreshToken(keys: KeyStore, config: TokenConfig, token: string): Promise<PresentedRefreshToken> {
   let payload: unknown
   try {
     const result = await jwtVerify(token, (header) => publicKeyFor(keys, header), {
@@ -46,6 +48,36 @@ export async function verifyRefreshToken(keys: KeyStore, config: TokenConfig, to
   return claims.data
 }
 
+const decodePart = (part: string | undefined): unknown => JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8'))
+
+/**
+ * A refresh token read without checking its signature: what it would be if it is one this service
+ * issued. Only its stored digest can make it count (`rotateRefreshTokens`), and that proves it byte
+ * for byte, signature included. The rest of what `verifyRefreshToken` checks is checked here too
+ * (header, key not retired, issuer, audience, expiry), so both ways refuse the same tokens.
+ * Undefined when it cannot be one of ours as it stands; the signature check then has the last word.
+ */
+function readIssuedRefreshToken(keys: KeyStore, config: TokenConfig, token: string): PresentedRefreshToken | undefined {
+  const parts = token.split('.')
+  if (parts.length !== 3) return undefined
+  let header: unknown
+  let payload: unknown
+  try {
+    header = decodePart(parts[0])
+    payload = decodePart(parts[1])
+  } catch {
+    return undefined
+  }
+  const h = header as Record<string, unknown> | null
+  const p = payload as Record<string, unknown> | null
+  if (typeof h !== 'object' || h === null || h.alg !== SIGNING_ALG || h.typ !== REFRESH_TOKEN_TYP || 'crit' in h) return undefined
+  if (typeof h.kid !== 'string' || !keys.cachedPublicKey(h.kid)) return undefined
+  if (typeof p !== 'object' || p === null || p.iss !== config.publicBaseUrl || p.aud !== config.tokenAudience) return undefined
+  if (typeof p.iat !== 'number' || typeof p.exp !== 'number' || p.exp <= nowSeconds() - config.clockSkew) return undefined
+  const claims = refreshClaims.safeParse(p)
+  return claims.success ? claims.data : undefined
+}
+
 /**
  * A refresh token → a new access and refresh token in the same session (seed 4.2). The token is
  * consumed atomically, so it works once across every process. Presented again after the reuse
@@ -58,18 +90,32 @@ export async function refresh(
 ) {
   const { refresh_token } = parseInput(refreshInput, input, 'body')
   const { db, keys, config } = services
-  const presented = await verifyRefreshToken(keys, config, refresh_token)
+  const issued = readIssuedRefreshToken(keys, config, refresh_token)
+  const presented = issued ?? (await verifyRefreshToken(keys, config, refresh_token))
   await services.rateLimits.checkLogin({ clientId: presented.sub })
 
   const now = nowSeconds()
   const nextJti = randomUUID()
-  const rotated = await services.sessionWrites.rotate({
+  const subject = { clientId: presented.sub, tenantId: presented.tenant_id, sessionId: presented.session_id }
+  const next = await signRefreshToken(keys, config, subject, nextJti, now)
+  const rotation = {
     jti: presented.jti,
     sessionId: presented.session_id,
     clientId: presented.sub,
+    tenantId: presented.tenant_id,
+    presentedSha256: tokenSha256(refresh_token),
+    signatureChecked: !issued,
     nextJti,
+    nextSha256: tokenSha256(next.token),
     expiresAt: timestampAt(now + config.refreshTokenTtl),
-  })
+  }
+  let rotated = await services.sessionWrites.rotate(rotation)
+  if (!rotated && issued) {
+    // Not the digest of a token issued: one issued before digests were kept, a used one, or a
+    // forgery. Its signature decides before anything else is done with it.
+    await verifyRefreshToken(keys, config, refresh_token)
+    rotated = await services.sessionWrites.rotate({ ...rotation, signatureChecked: true })
+  }
   if (!rotated) {
     const revoked = await revokeSessionOnReuse(db, presented.jti, config.refreshReuseWindow)
     await services.rateLimits.penaliseLogin({ clientId: presented.sub })
@@ -80,14 +126,8 @@ export async function refresh(
     }
     throw invalidRefreshToken()
   }
-  const { tokens } = await signTokenPair(
-    keys,
-    config,
-    { clientId: presented.sub, tenantId: rotated.tenant_id, sessionId: rotated.session_id, roles: rotated.roles, scopes: rotated.scopes },
-    nextJti,
-    now,
-  )
-  return { status: 'refreshed' as const, tokens, expires_in: config.accessTokenTtl }
+  const access = await signAccessToken(keys, config, { ...subject, tenantId: rotated.tenant_id, roles: rotated.roles, scopes: rotated.scopes }, now)
+  return { status: 'refreshed' as const, tokens: { access: access.token, refresh: next.token } satisfies TokenSet, expires_in: config.accessTokenTtl }
 }
 
 export type RefreshResult = Awaited<ReturnType<typeof refresh>>

@@ -20,6 +20,8 @@ export interface RefreshTokenTable {
   expires_at: string
   used_at: string | null
   revoked_at: string | null
+  /** SHA-256 (hex) of the token as issued; null for tokens issued before it was kept. */
+  token_sha256: string | null
 }
 export type RefreshTokenRow = Selectable<RefreshTokenTable>
 
@@ -33,6 +35,7 @@ export interface NewSession {
   /** Expiry of the session and of its first refresh token. */
   expires_at: string
   refresh_jti: string
+  refresh_sha256: string
 }
 
 /**
@@ -44,20 +47,28 @@ export async function insertSessions(db: Db, sessions: readonly NewSession[]): P
     with input as (
       select * from unnest(${sessions.map((s) => s.id)}::uuid[], ${sessions.map((s) => s.client_id)}::uuid[],
         ${sessions.map((s) => s.tenant_id)}::uuid[], ${sessions.map((s) => s.expires_at)}::timestamp(6)[],
-        ${sessions.map((s) => s.refresh_jti)}::uuid[]) as i(id, client_id, tenant_id, expires_at, refresh_jti)
+        ${sessions.map((s) => s.refresh_jti)}::uuid[], ${sessions.map((s) => s.refresh_sha256)}::text[])
+        as i(id, client_id, tenant_id, expires_at, refresh_jti, refresh_sha256)
     ), opened as (
       insert into sessions (id, client_id, tenant_id, expires_at)
       select id, client_id, tenant_id, expires_at from input
     )
-    insert into refresh_tokens (jti, session_id, client_id, expires_at)
-    select refresh_jti, id, client_id, expires_at from input`.execute(db)
+    insert into refresh_tokens (jti, session_id, client_id, expires_at, token_sha256)
+    select refresh_jti, id, client_id, expires_at, refresh_sha256 from input`.execute(db)
 }
 
 export interface Rotation {
   jti: string
   sessionId: string
   clientId: string
+  tenantId: string
+  /** SHA-256 of the presented token: it counts only if this is the digest stored when it was issued… */
+  presentedSha256: string
+  /** …or if its signature was checked and it was issued before digests were kept. */
+  signatureChecked: boolean
   nextJti: string
+  /** SHA-256 of the successor, signed before the statement runs. */
+  nextSha256: string
   /** Expiry of the next refresh token, and so of the session. */
   expiresAt: string
 }
@@ -72,7 +83,8 @@ export interface Rotated {
 
 /**
  * Consumes refresh tokens and issues their successors in ONE statement, however many: each token
- * must be unused, unrevoked and unexpired, its session unrevoked and its client active. Row
+ * must be the one issued (its digest, or a checked signature for a token older than digests), unused,
+ * unrevoked and unexpired, its session unrevoked and of the same tenant, its client active. Row
  * locking makes this the arbiter between concurrent refreshes: of N presenting the same token
  * exactly one gets a row back, on any number of processes, and within one call too — a token
  * listed twice is consumed for its first listing only. Tokens are locked in `jti` order before
@@ -83,10 +95,12 @@ export async function rotateRefreshTokens(db: Db, rotations: readonly Rotation[]
   const jtis = rotations.map((r) => r.jti)
   const { rows } = await sql<Rotated>`
     with input as (
-      select distinct on (jti) jti, session_id, client_id, next_jti, expires_at
+      select distinct on (jti) jti, session_id, client_id, tenant_id, presented_sha256, signature_checked, next_jti, next_sha256, expires_at
       from unnest(${jtis}::uuid[], ${rotations.map((r) => r.sessionId)}::uuid[], ${rotations.map((r) => r.clientId)}::uuid[],
-        ${rotations.map((r) => r.nextJti)}::uuid[], ${rotations.map((r) => r.expiresAt)}::timestamp(6)[])
-        with ordinality as i(jti, session_id, client_id, next_jti, expires_at, position)
+        ${rotations.map((r) => r.tenantId)}::uuid[], ${rotations.map((r) => r.presentedSha256)}::text[],
+        ${rotations.map((r) => r.signatureChecked)}::boolean[], ${rotations.map((r) => r.nextJti)}::uuid[],
+        ${rotations.map((r) => r.nextSha256)}::text[], ${rotations.map((r) => r.expiresAt)}::timestamp(6)[])
+        with ordinality as i(jti, session_id, client_id, tenant_id, presented_sha256, signature_checked, next_jti, next_sha256, expires_at, position)
       order by jti, position
     ), locked as (
       select jti from refresh_tokens where jti = any(${jtis}::uuid[]) order by jti for no key update
@@ -94,13 +108,14 @@ export async function rotateRefreshTokens(db: Db, rotations: readonly Rotation[]
       update refresh_tokens rt set used_at = ${now}
       from input i, locked l, sessions s, clients c
       where l.jti = rt.jti and i.jti = rt.jti and i.session_id = rt.session_id and i.client_id = rt.client_id
-        and s.id = rt.session_id and c.id = rt.client_id
+        and (rt.token_sha256 = i.presented_sha256 or (rt.token_sha256 is null and i.signature_checked))
+        and s.id = rt.session_id and c.id = rt.client_id and s.tenant_id = i.tenant_id
         and rt.used_at is null and rt.revoked_at is null and rt.expires_at > ${now}
         and s.revoked_at is null and c.is_active
-      returning i.next_jti, i.expires_at, rt.session_id, rt.client_id, c.tenant_id, c.roles, c.scopes
+      returning i.next_jti, i.next_sha256, i.expires_at, rt.session_id, rt.client_id, c.tenant_id, c.roles, c.scopes
     ), issued as (
-      insert into refresh_tokens (jti, session_id, client_id, expires_at)
-      select next_jti, session_id, client_id, expires_at from consumed
+      insert into refresh_tokens (jti, session_id, client_id, expires_at, token_sha256)
+      select next_jti, session_id, client_id, expires_at, next_sha256 from consumed
     ), extended as (
       update sessions set expires_at = consumed.expires_at from consumed where sessions.id = consumed.session_id
     )

@@ -1,4 +1,4 @@
-import { randomUUID, sign } from 'node:crypto'
+import { createHash, randomUUID, sign } from 'node:crypto'
 import type { Config } from '../../config.ts'
 import { SIGNING_ALG, type KeyStore, type SigningKey } from './signing-keys.ts'
 
@@ -82,6 +82,11 @@ export async function signRefreshToken(
     tenant_id: subject.tenantId,
   }
   return { token: signJwt(keys.signingKey(), REFRESH_TOKEN_TYP, claims), claims }
+}
+
+/** What is stored of a refresh token: its SHA-256, in hex. */
+export function tokenSha256(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
 }
 
 /**

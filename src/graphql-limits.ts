@@ -164,8 +164,9 @@ export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>
       if (!requestParser) return
       setRequestParser(async (req) => {
         let parsed = req
-        // Bodies without a length (chunked) are read up to the limit before the parser sees them.
-        if (req.body) {
+        // Bodies without a length (chunked) are read up to the limit before the parser sees them;
+        // one with a length was checked above, and Node's parser delivers no more than it says.
+        if (req.body && req.headers.get('content-length') === null) {
           let bytes: Uint8Array
           try {
             bytes = await readLimited(req)

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage } from 'node:http'
 import { AppError, validationError } from './errors.ts'
 
@@ -39,14 +40,12 @@ export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   const bytes = await readNodeBody(request)
   if (bytes.length === 0) return undefined
   if (contentType !== null && !isJsonContentType(contentType)) throw new AppError('unsupported_media_type')
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
+  if (!isUtf8(bytes)) {
     throw validationError([
       { type: 'json_invalid', loc: ['body', firstInvalidUtf8(bytes)], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid UTF-8' } },
     ])
   }
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   return parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
 }
 

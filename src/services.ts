@@ -31,7 +31,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     await revocations.reload()
     const symbolsCache = new SymbolsCache(database.db)
     await symbolsCache.check()
-    keys.startPeriodicReload(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }, 'signing key reload failed'))
+    keys.start(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }, 'signing key reload failed'))
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)

@@ -13,7 +13,7 @@ export async function withoutBackgroundPolls(services: Services, fn: () => Promi
     await noStatementRunning(services)
     await fn()
   } finally {
-    keys.startPeriodicReload(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }))
+    keys.start(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }))
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }))
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }))
   }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db.ts'
+import { ReloadLoop } from '../../reload-loop.ts'
 import { listRevocations } from './sessions.repository.ts'
 
 /** Every process sees a revocation made elsewhere within this time (DESIGN §3: within 5 s). */
@@ -19,8 +20,7 @@ export class RevocationCache {
   #sessions = new Set<string>()
   #clients = new Set<string>()
   #local = new Map<string, { kind: Kind; at: number }>()
-  #loading: Promise<void> | undefined
-  #timer: NodeJS.Timeout | undefined
+  readonly #reloads = new ReloadLoop(() => this.#load())
   readonly #windowSeconds: number
 
   constructor(
@@ -43,24 +43,17 @@ export class RevocationCache {
   }
 
   reload(): Promise<void> {
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined
-    })
-    return this.#loading
+    return this.#reloads.run()
   }
 
   /** Reloads every `intervalMs` until `stop()`; a failed reload keeps the last state and is reported. */
   start(intervalMs: number, onError: (error: unknown) => void): void {
-    clearInterval(this.#timer)
-    this.#timer = setInterval(() => this.reload().catch(onError), intervalMs)
-    this.#timer.unref()
+    this.#reloads.start(intervalMs, onError)
   }
 
-  /** Stops the periodic reload and waits for one in flight, so the database can close under it. */
-  async stop(): Promise<void> {
-    clearInterval(this.#timer)
-    this.#timer = undefined
-    await this.#loading?.catch(() => {})
+  /** Stops the periodic reload and waits for one in flight. */
+  stop(): Promise<void> {
+    return this.#reloads.stop()
   }
 
   #record(kind: Kind, id: string): void {

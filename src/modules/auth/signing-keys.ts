@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createPrivateKey, randomBytes, type JsonWebKey as NodeJwk, type KeyObject } from 'node:crypto'
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
 import type { Db } from '../../db.ts'
+import { ReloadLoop } from '../../reload-loop.ts'
 import { insertSigningKey, listAllSigningKeys, listUsableSigningKeys, retireSigningKeysBefore, type SigningKeyRow } from './signing-keys.repository.ts'
 
 export const SIGNING_ALG = 'EdDSA'
@@ -34,8 +35,7 @@ export class KeyStore {
   #publicKeys = new Map<string, CryptoKey>()
   #jwks: { keys: JWK[] } = { keys: [] }
   #lastMissReload = 0
-  #loading: Promise<void> | undefined
-  #timer: NodeJS.Timeout | undefined
+  readonly #reloads = new ReloadLoop(() => this.#load())
 
   constructor(
     private readonly db: Db,
@@ -68,8 +68,9 @@ export class KeyStore {
   async publicKey(kid: string): Promise<CryptoKey | undefined> {
     const known = this.#publicKeys.get(kid)
     if (known) return known
-    if (this.#loading) {
-      await this.#loading
+    const loading = this.#reloads.inFlight
+    if (loading) {
+      await loading
       const loaded = this.#publicKeys.get(kid)
       if (loaded) return loaded
     }
@@ -85,24 +86,17 @@ export class KeyStore {
   }
 
   /** Re-reads the key set every `intervalMs` until `stop()`; failures are reported and retried next time. */
-  startPeriodicReload(intervalMs: number, onError: (error: unknown) => void): void {
-    clearInterval(this.#timer)
-    this.#timer = setInterval(() => this.reload().catch(onError), intervalMs)
-    this.#timer.unref()
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.#reloads.start(intervalMs, onError)
   }
 
-  /** Stops the periodic reload and waits for one in flight, so the database can close under it. */
-  async stop(): Promise<void> {
-    clearInterval(this.#timer)
-    this.#timer = undefined
-    await this.#loading?.catch(() => {})
+  /** Stops the periodic reload and waits for one in flight. */
+  stop(): Promise<void> {
+    return this.#reloads.stop()
   }
 
   reload(): Promise<void> {
-    this.#loading ??= this.#load().finally(() => {
-      this.#loading = undefined
-    })
-    return this.#loading
+    return this.#reloads.run()
   }
 
   async #load(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db.ts'
+import { ReloadLoop } from '../../reload-loop.ts'
 import type { CurrencyRow } from './currencies.repository.ts'
 import { catalogFingerprint, findLiveSymbols, type SymbolRow } from './symbols.repository.ts'
 import type { Page } from '../../page-rows.ts'
@@ -28,8 +29,7 @@ export class SymbolsCache {
   #markets: Promise<ReadonlyMap<string, SymbolRow>> | undefined
   #fingerprint: string | undefined
   #generation = 0
-  #checking: Promise<void> | undefined
-  #timer: NodeJS.Timeout | undefined
+  readonly #checks = new ReloadLoop(() => this.#checkFingerprint())
 
   constructor(private readonly db: Db) {}
 
@@ -68,38 +68,28 @@ export class SymbolsCache {
 
   /** Reads the fingerprint; a change drops every entry. */
   check(): Promise<void> {
-    this.#checking ??= catalogFingerprint(this.db)
-      .then((fingerprint) => {
-        if (fingerprint !== this.#fingerprint) {
-          this.#fingerprint = fingerprint
-          this.#drop()
-        }
-      })
-      .finally(() => {
-        this.#checking = undefined
-      })
-    return this.#checking
+    return this.#checks.run()
   }
 
   /** Checks every `intervalMs` until `stop()`; a failed check keeps nothing and is reported. */
   start(intervalMs: number, onError: (error: unknown) => void): void {
-    clearInterval(this.#timer)
-    this.#timer = setInterval(
-      () =>
-        this.check().catch((error) => {
-          // Unable to tell whether the catalog changed: serve from the database until a check succeeds.
-          this.#fingerprint = undefined
-          this.#drop()
-          onError(error)
-        }),
-      intervalMs,
-    )
-    this.#timer.unref()
+    this.#checks.start(intervalMs, (error) => {
+      // Unable to tell whether the catalog changed: serve from the database until a check succeeds.
+      this.#fingerprint = undefined
+      this.#drop()
+      onError(error)
+    })
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.#timer)
-    this.#timer = undefined
-    await this.#checking?.catch(() => {})
+  stop(): Promise<void> {
+    return this.#checks.stop()
+  }
+
+  async #checkFingerprint(): Promise<void> {
+    const fingerprint = await catalogFingerprint(this.db)
+    if (fingerprint !== this.#fingerprint) {
+      this.#fingerprint = fingerprint
+      this.#drop()
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { jwtVerify } from 'jose'
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import { z } from 'zod'
 import { MESSAGES, publicKeyFor } from '../../auth-context.ts'
 import type { Services } from '../../context.ts'
@@ -48,8 +48,6 @@ export async function verifyRefreshToken(keys: KeyStore, config: TokenConfig, to
   return claims.data
 }
 
-const decodePart = (part: string | undefined): unknown => JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8'))
-
 /**
  * A refresh token read without checking its signature: what it would be if it is one this service
  * issued. Only its stored digest can make it count (`rotateRefreshTokens`), and that proves it byte
@@ -58,21 +56,17 @@ const decodePart = (part: string | undefined): unknown => JSON.parse(Buffer.from
  * Undefined when it cannot be one of ours as it stands; the signature check then has the last word.
  */
 function readIssuedRefreshToken(keys: KeyStore, config: TokenConfig, token: string): PresentedRefreshToken | undefined {
-  const parts = token.split('.')
-  if (parts.length !== 3) return undefined
-  let header: unknown
-  let payload: unknown
+  let h: ReturnType<typeof decodeProtectedHeader>
+  let p: ReturnType<typeof decodeJwt>
   try {
-    header = decodePart(parts[0])
-    payload = decodePart(parts[1])
+    h = decodeProtectedHeader(token)
+    p = decodeJwt(token)
   } catch {
     return undefined
   }
-  const h = header as Record<string, unknown> | null
-  const p = payload as Record<string, unknown> | null
-  if (typeof h !== 'object' || h === null || h.alg !== SIGNING_ALG || h.typ !== REFRESH_TOKEN_TYP || 'crit' in h) return undefined
+  if (h.alg !== SIGNING_ALG || h.typ !== REFRESH_TOKEN_TYP || 'crit' in h) return undefined
   if (typeof h.kid !== 'string' || !keys.cachedPublicKey(h.kid)) return undefined
-  if (typeof p !== 'object' || p === null || p.iss !== config.publicBaseUrl || p.aud !== config.tokenAudience) return undefined
+  if (p.iss !== config.publicBaseUrl || p.aud !== config.tokenAudience) return undefined
   if (typeof p.iat !== 'number' || typeof p.exp !== 'number' || p.exp <= nowSeconds() - config.clockSkew) return undefined
   const claims = refreshClaims.safeParse(p)
   return claims.success ? claims.data : undefined

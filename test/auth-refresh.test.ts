@@ -337,6 +337,24 @@ describe('GraphQL refresh', () => {
     expect(res.headers.get('pragma')).toBe('no-cache')
   })
 
+  it('refuses a well-signed token that is not the one issued, and takes a token issued before digests were kept', async () => {
+    const session = await login()
+    const issued = decodeJwt(session.tokens.refresh)
+    const subject = { clientId: bank.client_id, tenantId: bank.tenant_id, sessionId: session.session_id }
+    const sibling = await signRefreshToken(server.services.keys, server.config, subject, issued.jti!, issued.iat! - 5)
+    const refused = await server.graphql(RefreshDocument, { refreshToken: sibling.token })
+    expect(refused.status).toBe(401)
+    expect(refused.data).toBeNull()
+    expect(refused.errors).toEqual([
+      { message: 'JWT has an invalid format', locations: expect.any(Array), path: ['refresh'], extensions: { code: 'UNAUTHENTICATED', error: 'Unauthorized' } },
+    ])
+    await server.services.db.updateTable('refresh_tokens').set({ token_sha256: null }).where('jti', '=', issued.jti!).execute()
+    const legacy = await server.graphql(RefreshDocument, { refreshToken: session.tokens.refresh })
+    expect(legacy.status).toBe(200)
+    expect(legacy.errors).toBeUndefined()
+    expect(legacy.data?.refresh.status).toBe('refreshed')
+  })
+
   it('answers a used token with UNAUTHENTICATED and HTTP 401', async () => {
     const first = await login()
     expect((await refresh(first.tokens.refresh)).status).toBe(200)

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createPrivateKey, randomBytes, type J
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose'
 import type { Db } from '../../db.ts'
 import { ReloadLoop } from '../../reload-loop.ts'
+import { SignatureWorker } from './signature-worker.ts'
 import { insertSigningKey, listAllSigningKeys, listUsableSigningKeys, retireSigningKeysBefore, type SigningKeyRow } from './signing-keys.repository.ts'
 
 export const SIGNING_ALG = 'EdDSA'
@@ -12,7 +13,7 @@ export const KEY_RELOAD_INTERVAL_MS = 5000
 export interface SigningKey {
   kid: string
   privateKey: CryptoKey
-  /** The same key for node:crypto's synchronous `sign` (no WebCrypto job per token). */
+  /** The same key for node:crypto's `sign` (no WebCrypto job per token). */
   privateKeyObject: KeyObject
 }
 
@@ -36,6 +37,7 @@ export class KeyStore {
   #jwks: { keys: JWK[] } = { keys: [] }
   #lastMissReload = 0
   readonly #reloads = new ReloadLoop(() => this.#load())
+  readonly #signatures = new SignatureWorker()
 
   constructor(
     private readonly db: Db,
@@ -54,6 +56,11 @@ export class KeyStore {
   signingKey(): SigningKey {
     if (!this.#signing) throw new Error('KeyStore used before init()')
     return this.#signing
+  }
+
+  /** The base64url signature of a JWS signing input under `key` (one of `signingKey()`'s). */
+  sign(key: SigningKey, input: string): Promise<string> {
+    return this.#signatures.sign(key.privateKeyObject, input)
   }
 
   jwks(): { keys: JWK[] } {
@@ -90,9 +97,9 @@ export class KeyStore {
     this.#reloads.start(intervalMs, onError)
   }
 
-  /** Stops the periodic reload and waits for one in flight. */
-  stop(): Promise<void> {
-    return this.#reloads.stop()
+  /** Stops the periodic reload and waits for one in flight; ends the signing thread (signing goes on, in this thread). */
+  async stop(): Promise<void> {
+    await Promise.all([this.#reloads.stop(), this.#signatures.close()])
   }
 
   reload(): Promise<void> {

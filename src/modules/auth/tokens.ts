@@ -1,6 +1,6 @@
-import { createHash, randomUUID, sign } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { Config } from '../../config.ts'
-import { SIGNING_ALG, type KeyStore, type SigningKey } from './signing-keys.ts'
+import { SIGNING_ALG, type KeyStore } from './signing-keys.ts'
 
 export type TokenConfig = Pick<Config, 'publicBaseUrl' | 'tokenAudience' | 'accessTokenTtl' | 'refreshTokenTtl' | 'clockSkew'>
 
@@ -60,7 +60,7 @@ export async function signAccessToken(keys: KeyStore, config: TokenConfig, subje
     amr: ['client_secret'],
     client_id: subject.clientId,
   }
-  return { token: signJwt(keys.signingKey(), ACCESS_TOKEN_TYP, claims), claims }
+  return { token: await signJwt(keys, ACCESS_TOKEN_TYP, claims), claims }
 }
 
 export async function signRefreshToken(
@@ -81,7 +81,7 @@ export async function signRefreshToken(
     session_id: subject.sessionId,
     tenant_id: subject.tenantId,
   }
-  return { token: signJwt(keys.signingKey(), REFRESH_TOKEN_TYP, claims), claims }
+  return { token: await signJwt(keys, REFRESH_TOKEN_TYP, claims), claims }
 }
 
 /** What is stored of a refresh token: its SHA-256, in hex. */
@@ -91,11 +91,11 @@ export function tokenSha256(token: string): string {
 
 /**
  * The compact JWS that jose's `SignJWT` makes of the same header and claims, byte for byte
- * (Ed25519 signatures are deterministic), signed synchronously: a WebCrypto sign costs about twice
- * the CPU of node:crypto's, most of it on the main thread.
+ * (Ed25519 signatures are deterministic), signed off the event loop by the key store's worker.
  */
-function signJwt(key: SigningKey, typ: string, claims: AccessTokenClaims | RefreshTokenClaims): string {
+async function signJwt(keys: KeyStore, typ: string, claims: AccessTokenClaims | RefreshTokenClaims): Promise<string> {
+  const key = keys.signingKey()
   const header = Buffer.from(JSON.stringify({ alg: SIGNING_ALG, kid: key.kid, typ })).toString('base64url')
   const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
-  return `${input}.${sign(null, Buffer.from(input), key.privateKeyObject).toString('base64url')}`
+  return `${input}.${await keys.sign(key, input)}`
 }

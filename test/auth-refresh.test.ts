@@ -99,6 +99,27 @@ describe('POST /api/sso/v1/auth/refresh', () => {
     expect((await whoAmI(tokens.access)).status).toBe(200)
   })
 
+  it("signs each access token with the client's roles and scopes as the rotation reads them, also when they changed since the last refresh", async () => {
+    const other = await createClient(server.services.db, { name: 'Bank Sepah' })
+    const scopesOf = (token: string) => {
+      const { roles, scopes } = decodeJwt(token) as { roles: string[]; scopes: string[] }
+      return { roles, scopes }
+    }
+    const first = await login(other)
+    const second = await refresh(first.tokens.refresh)
+    expect(second.status).toBe(200)
+    expect(scopesOf(second.body.tokens.access)).toEqual({ roles: other.roles, scopes: other.scopes })
+
+    await server.services.db.updateTable('clients').set({ roles: ['client', 'admin'], scopes: ['symbols:read'] }).where('id', '=', other.client_id).execute()
+    const third = await refresh(second.body.tokens.refresh)
+    expect(third.status).toBe(200)
+    expect(scopesOf(third.body.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
+    const fourth = await refresh(third.body.tokens.refresh)
+    expect(scopesOf(fourth.body.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
+    const me = await server.request('GET', '/api/exchange/v1/orders', { token: fourth.body.tokens.access })
+    expect(me.status).toBe(403)
+  })
+
   it('refuses a refresh token used a moment ago without ending the session', async () => {
     const first = await login()
     const second = await refresh(first.tokens.refresh)

@@ -6,6 +6,7 @@ import type { Services } from '../../context.ts'
 import { AppError, unauthenticated } from '../../errors.ts'
 import { parseInput } from '../../validation.ts'
 import { nowSeconds, timestampAt, type TokenSet } from './session-tokens.ts'
+import type { ClientClaims } from './session-writes.ts'
 import { revokeSessionOnReuse } from './sessions.repository.ts'
 import { SIGNING_ALG, type KeyStore } from './signing-keys.ts'
 import { REFRESH_TOKEN_TYP, signAccessToken, signRefreshToken, tokenSha256, type TokenConfig } from './tokens.ts'
@@ -91,7 +92,13 @@ export async function refresh(
   const now = nowSeconds()
   const nextJti = randomUUID()
   const subject = { clientId: presented.sub, tenantId: presented.tenant_id, sessionId: presented.session_id }
-  const next = await signRefreshToken(keys, config, subject, nextJti, now)
+  // The access token is signed with the client's last known claims beside the refresh token, so
+  // one trip to the signing thread serves both; the rotation's answer decides whether it stands.
+  const guess = services.sessionWrites.lastClaims(presented.sub)
+  const [next, early] = await Promise.all([
+    signRefreshToken(keys, config, subject, nextJti, now),
+    guess && signAccessToken(keys, config, { ...subject, tenantId: guess.tenant_id, roles: guess.roles, scopes: guess.scopes }, now),
+  ])
   const rotation = {
     jti: presented.jti,
     sessionId: presented.session_id,
@@ -120,8 +127,14 @@ export async function refresh(
     }
     throw invalidRefreshToken()
   }
-  const access = await signAccessToken(keys, config, { ...subject, tenantId: rotated.tenant_id, roles: rotated.roles, scopes: rotated.scopes }, now)
+  const access =
+    early && guess && sameClaims(guess, rotated)
+      ? early
+      : await signAccessToken(keys, config, { ...subject, tenantId: rotated.tenant_id, roles: rotated.roles, scopes: rotated.scopes }, now)
   return { status: 'refreshed' as const, tokens: { access: access.token, refresh: next.token } satisfies TokenSet, expires_in: config.accessTokenTtl }
 }
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i])
+const sameClaims = (a: ClientClaims, b: ClientClaims) => a.tenant_id === b.tenant_id && sameList(a.roles, b.roles) && sameList(a.scopes, b.scopes)
 
 export type RefreshResult = Awaited<ReturnType<typeof refresh>>

@@ -5,7 +5,11 @@ import { insertSessions, rotateRefreshTokens, type NewSession, type Rotated, typ
 
 // Each batch is one pool connection; the pool (DB_POOL_SIZE, 10 by default) also serves everything else.
 const MAX_BATCH_SIZE = 200
+const MAX_REMEMBERED_CLIENTS = 10_000
 const MAX_CONCURRENT_BATCHES = 2
+
+/** What an access token says of its client beyond the session: as the rotation statement reads it. */
+export type ClientClaims = Pick<Rotated, 'tenant_id' | 'roles' | 'scopes'>
 
 /** A statement that broke a constraint was rolled back whole: nothing of it was written. */
 const wroteNothing = (error: unknown) => /^23/.test(String((error as { code?: unknown } | null)?.code ?? ''))
@@ -20,6 +24,7 @@ export class SessionWrites {
   readonly #clients: Batcher<string, ClientCredentialsRow | undefined>
   readonly #sessions: Batcher<NewSession, undefined>
   readonly #rotations: Batcher<Rotation, Rotated | undefined>
+  readonly #lastClaims = new Map<string, ClientClaims>()
 
   constructor(db: Db) {
     const options = { maxBatchSize: MAX_BATCH_SIZE, maxConcurrentBatches: MAX_CONCURRENT_BATCHES, retryAlone: wroteNothing }
@@ -36,7 +41,12 @@ export class SessionWrites {
     this.#rotations = new Batcher(async (rotations) => {
       const rows = await rotateRefreshTokens(db, rotations)
       const byNextJti = new Map(rows.map((row) => [row.next_jti, row]))
-      return rotations.map((r) => byNextJti.get(r.nextJti))
+      if (this.#lastClaims.size > MAX_REMEMBERED_CLIENTS) this.#lastClaims.clear()
+      return rotations.map((r) => {
+        const row = byNextJti.get(r.nextJti)
+        if (row) this.#lastClaims.set(r.clientId, { tenant_id: row.tenant_id, roles: row.roles, scopes: row.scopes })
+        return row
+      })
     }, options)
   }
 
@@ -48,6 +58,15 @@ export class SessionWrites {
   /** Opens a session with its first refresh token. */
   async openSession(session: NewSession): Promise<void> {
     await this.#sessions.submit(session)
+  }
+
+  /**
+   * The client's tenant, roles and scopes as the last rotation of this process read them: only a
+   * guess at what the next rotation will read (a refresh signs its access token with it while the
+   * rotation runs, and signs again when the rotation's answer differs).
+   */
+  lastClaims(clientId: string): ClientClaims | undefined {
+    return this.#lastClaims.get(clientId)
   }
 
   /** Consumes a refresh token and issues its successor (see `rotateRefreshTokens`); undefined when the token does not count. */

@@ -8,7 +8,7 @@ import type { Services } from './context.ts'
 import { openDatabase } from './db.ts'
 import { migrateToLatest } from './migrate.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from './modules/auth/revocations.ts'
-import { SessionWrites } from './modules/auth/session-writes.ts'
+import { sessionWriteBatches, SessionWrites } from './modules/auth/session-writes.ts'
 import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
 import { orderWriteBatches, OrderWrites } from './modules/exchange/order-writes.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from './modules/exchange/symbols-cache.ts'
@@ -35,7 +35,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
-    const sessionWrites = new SessionWrites(database.db)
+    const sessionWrites = new SessionWrites(database.db, { maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize) })
     const orderWrites = new OrderWrites(database.db, { maxConcurrentBatches: orderWriteBatches(database.kind, config.dbPoolSize) })
     return {
       config,

@@ -13,56 +13,54 @@ const TAGGING_SOURCE = SIGNATURE_WORKER_SOURCE.replace(
   'parentPort.postMessage({ id, signatures: signatures.map((s) => inputs.length + ":" + s) })',
 )
 
+/** Runs `use` with a worker on `source`, closed afterwards whatever happens. */
+async function withWorker(source: string | undefined, use: (worker: SignatureWorker) => Promise<void>) {
+  const worker = new SignatureWorker(source)
+  try {
+    await use(worker)
+  } finally {
+    await worker.close()
+  }
+}
+
 describe('SignatureWorker', () => {
   it('signs on the worker thread: byte for byte what node:crypto signs here, one message per key for a turn of the event loop', async () => {
-    const worker = new SignatureWorker(TAGGING_SOURCE)
-    try {
+    await withWorker(TAGGING_SOURCE, async (worker) => {
       const signed = await Promise.all(inputs.map((input, i) => worker.sign((i % 2 ? keyB : keyA).privateKey, input)))
       signed.forEach((tagged, i) => expect(tagged).toBe(`30:${expected(i % 2 ? keyB : keyA, inputs[i]!)}`))
       // A later turn is a batch of its own, and the worker still holds both keys.
       expect(await worker.sign(keyB.privateKey, 'later')).toBe(`1:${expected(keyB, 'later')}`)
-    } finally {
-      await worker.close()
-    }
+    })
   })
 
   it('signatures from the default worker verify under the public key', async () => {
-    const worker = new SignatureWorker()
-    try {
+    await withWorker(undefined, async (worker) => {
       const signatures = await Promise.all(inputs.map((input) => worker.sign(keyA.privateKey, input)))
       signatures.forEach((signature, i) => {
         expect(verify(null, Buffer.from(inputs[i]!), keyA.publicKey, Buffer.from(signature, 'base64url'))).toBe(true)
       })
-    } finally {
-      await worker.close()
-    }
+    })
   })
 
   it('a worker that dies with batches in hand: they are signed on this thread, and the next batch gets a new worker', async () => {
     const crashing = TAGGING_SOURCE.replace('try {', "if (inputs.includes('crash')) process.exit(1)\n  try {")
-    const worker = new SignatureWorker(crashing)
-    try {
+    await withWorker(crashing, async (worker) => {
       const held = [...inputs, 'crash']
       const first = await Promise.all(held.map((input) => worker.sign(keyA.privateKey, input)))
       first.forEach((signature, i) => expect(signature).toBe(expected(keyA, held[i]!)))
       const second = await Promise.all(inputs.slice(0, 5).map((input) => worker.sign(keyA.privateKey, input)))
       second.forEach((signature, i) => expect(signature).toBe(`5:${expected(keyA, inputs[i]!)}`))
-    } finally {
-      await worker.close()
-    }
+    })
   })
 
   it('a signature the worker could not make is an error for its callers only', async () => {
     const failing = SIGNATURE_WORKER_SOURCE.replace('if (key)', "if (inputs.includes('bad')) throw new Error('no such key')\n    if (key)")
-    const worker = new SignatureWorker(failing)
-    try {
+    await withWorker(failing, async (worker) => {
       const bad = worker.sign(keyA.privateKey, 'bad')
       const good = worker.sign(keyB.privateKey, 'good')
       await expect(bad).rejects.toThrow('signing failed: no such key')
       expect(await good).toBe(expected(keyB, 'good'))
-    } finally {
-      await worker.close()
-    }
+    })
   })
 
   it('close: what the worker held and anything asked later is signed on this thread', async () => {

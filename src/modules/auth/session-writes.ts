@@ -3,10 +3,8 @@ import type { Db } from '../../db.ts'
 import { findClientCredentials, type ClientCredentialsRow } from './clients.repository.ts'
 import { insertSessions, rotateRefreshTokens, type NewSession, type Rotated, type Rotation } from './sessions.repository.ts'
 
-// Each batch is one pool connection; the pool (DB_POOL_SIZE, 10 by default) also serves everything else.
 const MAX_BATCH_SIZE = 200
 const MAX_REMEMBERED_CLIENTS = 10_000
-const MAX_CONCURRENT_BATCHES = 2
 
 /** What an access token says of its client beyond the session: as the rotation statement reads it. */
 export type ClientClaims = Pick<Rotated, 'tenant_id' | 'roles' | 'scopes'>

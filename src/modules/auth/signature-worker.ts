@@ -107,6 +107,7 @@ export class SignatureWorker {
     // Never what keeps a process (or a test run) alive.
     worker.unref()
     worker.on('message', (reply: Reply) => this.#settle(reply))
+    // An uncaught error ends the worker; 'exit' follows and signs what it held here.
     worker.on('error', () => {})
     worker.on('exit', () => this.#lost(worker))
     this.#worker = worker

@@ -7,7 +7,7 @@ import { findSession, listRefreshTokens } from '../src/modules/auth/sessions.rep
 import { timestampAt } from '../src/modules/auth/session-tokens.ts'
 import { rotateSigningKeys } from '../src/modules/auth/signing-keys.ts'
 import { signRefreshToken } from '../src/modules/auth/tokens.ts'
-import { RefreshDocument } from './generated/graphql.ts'
+import { OrdersDocument, RefreshDocument } from './generated/graphql.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
 
 const INVALID = { message: 'JWT has an invalid format', error: 'Unauthorized', detail: 'JWT has an invalid format' }
@@ -34,6 +34,12 @@ const refresh = (refreshToken: unknown, path = '/api/sso/v1/auth/refresh') =>
   server.request('POST', path, { body: { refresh_token: refreshToken } })
 
 const whoAmI = (token: string) => server.request('GET', `/api/sso/v1/users/${bank.client_id}`, { token })
+
+/** The roles and scopes an access token carries. */
+function claimsOf(token: string) {
+  const { roles, scopes } = decodeJwt(token) as { roles: string[]; scopes: string[] }
+  return { roles, scopes }
+}
 
 /** Pretends the refresh token `jti` was used `seconds` ago. */
 async function backdateUse(jti: string, seconds: number) {
@@ -101,23 +107,20 @@ describe('POST /api/sso/v1/auth/refresh', () => {
 
   it("signs each access token with the client's roles and scopes as the rotation reads them, also when they changed since the last refresh", async () => {
     const other = await createClient(server.services.db, { name: 'Bank Sepah' })
-    const scopesOf = (token: string) => {
-      const { roles, scopes } = decodeJwt(token) as { roles: string[]; scopes: string[] }
-      return { roles, scopes }
-    }
     const first = await login(other)
     const second = await refresh(first.tokens.refresh)
     expect(second.status).toBe(200)
-    expect(scopesOf(second.body.tokens.access)).toEqual({ roles: other.roles, scopes: other.scopes })
+    expect(claimsOf(second.body.tokens.access)).toEqual({ roles: other.roles, scopes: other.scopes })
 
     await server.services.db.updateTable('clients').set({ roles: ['client', 'admin'], scopes: ['symbols:read'] }).where('id', '=', other.client_id).execute()
     const third = await refresh(second.body.tokens.refresh)
     expect(third.status).toBe(200)
-    expect(scopesOf(third.body.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
+    expect(claimsOf(third.body.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
     const fourth = await refresh(third.body.tokens.refresh)
-    expect(scopesOf(fourth.body.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
-    const me = await server.request('GET', '/api/exchange/v1/orders', { token: fourth.body.tokens.access })
-    expect(me.status).toBe(403)
+    expect(claimsOf(fourth.body.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
+    const orders = await server.request('GET', '/api/exchange/v1/orders', { token: fourth.body.tokens.access })
+    expect(orders.status).toBe(403)
+    expect(orders.body).toEqual({ message: 'Access denied: requires orders:read', error: 'permission_denied', detail: 'Access denied: requires orders:read' })
   })
 
   it('refuses a refresh token used a moment ago without ending the session', async () => {
@@ -374,6 +377,29 @@ describe('GraphQL refresh', () => {
     expect(legacy.status).toBe(200)
     expect(legacy.errors).toBeUndefined()
     expect(legacy.data?.refresh.status).toBe('refreshed')
+  })
+
+  it("signs each access token with the client's roles and scopes as the rotation reads them, also when they changed since the last refresh", async () => {
+    const other = await createClient(server.services.db, { name: 'Bank Tejarat' })
+    const first = await login(other)
+    const second = await server.graphql(RefreshDocument, { refreshToken: first.tokens.refresh })
+    expect(claimsOf(second.data!.refresh.tokens.access)).toEqual({ roles: other.roles, scopes: other.scopes })
+
+    await server.services.db.updateTable('clients').set({ roles: ['client', 'admin'], scopes: ['symbols:read'] }).where('id', '=', other.client_id).execute()
+    const third = await server.graphql(RefreshDocument, { refreshToken: second.data!.refresh.tokens.refresh })
+    expect(third.status).toBe(200)
+    expect(third.errors).toBeUndefined()
+    expect(claimsOf(third.data!.refresh.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
+    const orders = await server.graphql(OrdersDocument, {}, { token: third.data!.refresh.tokens.access })
+    expect(orders.status).toBe(403)
+    expect(orders.errors).toEqual([
+      {
+        message: 'Access denied: requires orders:read',
+        locations: expect.any(Array),
+        path: ['orders'],
+        extensions: { code: 'FORBIDDEN', error: 'permission_denied' },
+      },
+    ])
   })
 
   it('answers a used token with UNAUTHENTICATED and HTTP 401', async () => {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 import { Redis } from 'ioredis'
 import type { Logger } from 'pino'
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { ipRateLimitKey } from './client-ip.ts'
 import type { Config } from './config.ts'
 import { AppError } from './errors.ts'
 import type { Metrics, RateLimitName } from './metrics.ts'
+import { WindowCounters } from './window-counters.ts'
 
 const WINDOW_SECONDS = 60
 const REDIS_ERROR_LOG_INTERVAL_MS = 60_000
@@ -57,8 +58,11 @@ interface Limit {
   /** Shared counters (Redis), when configured. */
   store: RateLimiterAbstract | undefined
   /** This process's counters: the only ones without Redis, the fallback while Redis fails. */
-  memory: RateLimiterAbstract
+  memory: WindowCounters
 }
+
+/** A count's outcome: where the caller stands, or the 429 to answer when over the limit. */
+type Outcome = RateLimitStatus | AppError
 
 export interface RateLimitsOptions {
   /** Prefix of every counter key; tests use a fresh one so runs never share counters. */
@@ -100,7 +104,7 @@ export class RateLimits {
         name,
         points,
         store: redis && new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true }),
-        memory: new RateLimiterMemory(options),
+        memory: new WindowCounters(WINDOW_SECONDS * 1000),
       }
     }
     this.#limits = {
@@ -115,28 +119,36 @@ export class RateLimits {
    * attempt does any work. Throws `rate_limited` (429) when any of them is over its limit.
    */
   async checkLogin(keys: LoginKeys, points = 1): Promise<RateLimitStatus | undefined> {
-    const checks: Promise<RateLimitStatus | undefined>[] = []
-    if (keys.ip !== undefined) checks.push(this.#consume(this.#limits.login_ip, ipRateLimitKey(keys.ip), points))
-    if (keys.clientId !== undefined) checks.push(this.#consume(this.#limits.login_client, clientKey(keys.clientId), points))
-    const results = await Promise.allSettled(checks)
-    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as AppError)
-    if (refused.length) {
-      throw refused.reduce((a, b) => (Number(a.headers?.['retry-after']) >= Number(b.headers?.['retry-after']) ? a : b))
+    const counts: (Outcome | Promise<Outcome>)[] = []
+    if (keys.ip !== undefined) counts.push(this.#count(this.#limits.login_ip, ipRateLimitKey(keys.ip), points))
+    if (keys.clientId !== undefined) counts.push(this.#count(this.#limits.login_client, clientKey(keys.clientId), points))
+    const outcomes = counts.some((c) => c instanceof Promise) ? await Promise.all(counts) : (counts as Outcome[])
+    let refused: AppError | undefined
+    let status: RateLimitStatus | undefined
+    for (const outcome of outcomes) {
+      if (!(outcome instanceof AppError)) status = tighter(status, outcome)
+      else if (!refused || Number(outcome.headers?.['retry-after']) > Number(refused.headers?.['retry-after'])) refused = outcome
     }
-    return results.reduce<RateLimitStatus | undefined>((acc, r) => tighter(acc, (r as PromiseFulfilledResult<RateLimitStatus | undefined>).value), undefined)
+    if (refused) throw refused
+    return status
   }
 
   /** After a failed login or refresh: one more point per key, so a failure counts double. Never throws. */
   async penaliseLogin(keys: LoginKeys, points = 1): Promise<void> {
-    const penalties: Promise<unknown>[] = []
-    if (keys.ip !== undefined) penalties.push(this.#run(this.#limits.login_ip, (l) => l.penalty(ipRateLimitKey(keys.ip!), points)))
-    if (keys.clientId !== undefined) penalties.push(this.#run(this.#limits.login_client, (l) => l.penalty(clientKey(keys.clientId!), points)))
-    await Promise.allSettled(penalties)
+    const penalties: Promise<void>[] = []
+    if (keys.ip !== undefined) penalties.push(this.#penalise(this.#limits.login_ip, ipRateLimitKey(keys.ip), points))
+    if (keys.clientId !== undefined) penalties.push(this.#penalise(this.#limits.login_client, clientKey(keys.clientId), points))
+    await Promise.all(penalties)
   }
 
-  /** Counts one call of an authenticated client; throws `rate_limited` (429) over the limit. */
-  consumeApi(clientId: string): Promise<RateLimitStatus | undefined> {
-    return this.#consume(this.#limits.api, clientKey(clientId), 1)
+  /**
+   * Counts one call of an authenticated client; throws `rate_limited` (429) over the limit. In
+   * memory the answer is immediate (no promise): this runs on every authenticated request.
+   */
+  consumeApi(clientId: string): RateLimitStatus | Promise<RateLimitStatus> {
+    const outcome = this.#count(this.#limits.api, clientKey(clientId), 1)
+    if (outcome instanceof Promise) return outcome.then(statusOrThrow)
+    return statusOrThrow(outcome)
   }
 
   async ready(timeoutMs = 2000): Promise<boolean> {
@@ -159,30 +171,53 @@ export class RateLimits {
     await this.#redis.quit().catch(() => this.#redis!.disconnect())
   }
 
-  async #consume(limit: Limit, key: string, points: number): Promise<RateLimitStatus | undefined> {
-    let res: RateLimiterRes
-    try {
-      res = await this.#run(limit, (l) => l.consume(key, points))
-    } catch (error) {
-      if (!(error instanceof RateLimiterRes)) throw error
-      this.#metrics.rateLimitRejected(limit.name)
-      throw rateLimited(statusOf(limit, error))
-    }
-    return statusOf(limit, res)
+  /** Counts `points` for `key`: on the shared counters, or on this process's while they fail. */
+  #count(limit: Limit, key: string, points: number): Outcome | Promise<Outcome> {
+    return this.#usesStore(limit) ? this.#countShared(limit, key, points) : this.#countHere(limit, key, points)
   }
 
-  /** Runs `op` on the shared counters, or on this process's while they fail. */
-  async #run(limit: Limit, op: (limiter: RateLimiterAbstract) => Promise<RateLimiterRes>): Promise<RateLimiterRes> {
-    if (limit.store && Date.now() >= this.#storeRetryAt) {
+  #countHere(limit: Limit, key: string, points: number): Outcome {
+    const { points: used, msLeft } = limit.memory.add(key, points)
+    return this.#outcome(limit, { limit: limit.points, remaining: Math.max(0, limit.points - used), resetSeconds: resetSeconds(msLeft) }, used > limit.points)
+  }
+
+  async #countShared(limit: Limit, key: string, points: number): Promise<Outcome> {
+    try {
+      const res = await limit.store!.consume(key, points)
+      return this.#outcome(limit, statusOf(limit, res), false)
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return this.#outcome(limit, statusOf(limit, error), true)
+      this.#storeFailing(error)
+      return this.#countHere(limit, key, points)
+    }
+  }
+
+  #outcome(limit: Limit, status: RateLimitStatus, over: boolean): Outcome {
+    if (!over) return status
+    this.#metrics.rateLimitRejected(limit.name)
+    return rateLimited(status)
+  }
+
+  async #penalise(limit: Limit, key: string, points: number): Promise<void> {
+    if (this.#usesStore(limit)) {
       try {
-        return await op(limit.store)
+        await limit.store!.penalty(key, points)
+        return
       } catch (error) {
-        if (error instanceof RateLimiterRes) throw error
-        this.#storeRetryAt = Date.now() + STORE_RETRY_MS
-        this.#storeFailed(error)
+        this.#storeFailing(error)
       }
     }
-    return op(limit.memory)
+    limit.memory.add(key, points)
+  }
+
+  #usesStore(limit: Limit): boolean {
+    return limit.store !== undefined && Date.now() >= this.#storeRetryAt
+  }
+
+  /** The shared counters failed: count in this process for a while before trying them again. */
+  #storeFailing(error: unknown): void {
+    this.#storeRetryAt = Date.now() + STORE_RETRY_MS
+    this.#storeFailed(error)
   }
 
   #storeFailed(err: unknown): void {
@@ -193,12 +228,15 @@ export class RateLimits {
   }
 }
 
+const resetSeconds = (msLeft: number) => Math.max(1, Math.ceil(msLeft / 1000))
+
 function statusOf(limit: Limit, res: RateLimiterRes): RateLimitStatus {
-  return {
-    limit: limit.points,
-    remaining: Math.max(0, res.remainingPoints),
-    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
-  }
+  return { limit: limit.points, remaining: Math.max(0, res.remainingPoints), resetSeconds: resetSeconds(res.msBeforeNext) }
+}
+
+function statusOrThrow(outcome: Outcome): RateLimitStatus {
+  if (outcome instanceof AppError) throw outcome
+  return outcome
 }
 
 function openRedis(url: string, logger: Logger, onError: (err: unknown) => void): Redis {

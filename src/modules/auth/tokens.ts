@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import type { Config } from '../../config.ts'
-import { SIGNING_ALG, type KeyStore } from './signing-keys.ts'
+import { SIGNING_ALG, type KeyStore, type SigningKey } from './signing-keys.ts'
 
 export type TokenConfig = Pick<Config, 'publicBaseUrl' | 'tokenAudience' | 'accessTokenTtl' | 'refreshTokenTtl' | 'clockSkew'>
 
@@ -95,7 +95,17 @@ export function tokenSha256(token: string): string {
  */
 async function signJwt(keys: KeyStore, typ: string, claims: AccessTokenClaims | RefreshTokenClaims): Promise<string> {
   const key = keys.signingKey()
-  const header = Buffer.from(JSON.stringify({ alg: SIGNING_ALG, kid: key.kid, typ })).toString('base64url')
-  const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
+  const input = `${encodedHeader(key, typ)}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
   return `${input}.${await keys.sign(key, input)}`
+}
+
+const encodedHeaders = new WeakMap<SigningKey, Map<string, string>>()
+
+/** A key's protected header for one token type, encoded once: every token of that kind repeats it. */
+function encodedHeader(key: SigningKey, typ: string): string {
+  let byTyp = encodedHeaders.get(key)
+  if (!byTyp) encodedHeaders.set(key, (byTyp = new Map()))
+  let header = byTyp.get(typ)
+  if (header === undefined) byTyp.set(typ, (header = Buffer.from(JSON.stringify({ alg: SIGNING_ALG, kid: key.kid, typ })).toString('base64url')))
+  return header
 }

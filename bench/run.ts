@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -34,31 +34,35 @@ interface Child {
   stop: () => Promise<void>
 }
 
-function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv): Promise<Child> {
+/**
+ * Starts `script` with its stdout and stderr going to `logFile`, not to a pipe: this process runs
+ * autocannon, and draining a service's log lines here took CPU from the load generator.
+ */
+function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv, logFile: string): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    const onData = (d: Buffer) => {
-      output += d
+    const fd = openSync(logFile, 'a')
+    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', fd, fd] })
+    closeSync(fd)
+    const poll = setInterval(() => {
+      const output = readFileSync(logFile, 'utf8')
       const m = /"url":"(http:\/\/[^"]+)"/.exec(output)
-      if (m) {
-        child.stdout!.off('data', onData)
-        child.stderr!.off('data', onData)
-        resolve({
-          url: m[1]!,
-          process: child,
-          stop: () =>
-            new Promise((r) => {
-              if (child.exitCode !== null) return r()
-              child.once('exit', () => r())
-              child.kill('SIGTERM')
-            }),
-        })
-      }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)))
+      if (!m) return
+      clearInterval(poll)
+      resolve({
+        url: m[1]!,
+        process: child,
+        stop: () =>
+          new Promise((r) => {
+            if (child.exitCode !== null) return r()
+            child.once('exit', () => r())
+            child.kill('SIGTERM')
+          }),
+      })
+    }, 50)
+    child.once('exit', (code) => {
+      clearInterval(poll)
+      reject(new Error(`${script} exited with ${code}:\n${readFileSync(logFile, 'utf8').slice(-4000)}`))
+    })
   })
 }
 
@@ -120,6 +124,10 @@ async function measure(scenario: Scenario, url: string): Promise<Result> {
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-bench-'))
+  // Kept after a run that failed or counted errors, for reading what the service logged.
+  const logDir = mkdtempSync(path.join(tmpdir(), 'exchange-bench-logs-'))
+  let errors = 0
+  let completed = false
   const serviceEnv: NodeJS.ProcessEnv = {
     ...env,
     PORT: '0',
@@ -155,7 +163,7 @@ async function main() {
     delete serviceEnv.DATABASE_URL
   }
 
-  const service = await startChild('src/main.ts', [], serviceEnv)
+  const service = await startChild('src/main.ts', [], serviceEnv, path.join(logDir, 'service.log'))
   let baseline: Child | undefined
   try {
     if (!env.DATABASE_URL) credentials = JSON.parse(readFileSync(path.join(dataDir, 'demo-client.json'), 'utf8'))
@@ -165,7 +173,7 @@ async function main() {
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
 
     const symbolsBytes = Buffer.from(await (await fetch(`${service.url}/api/exchange/v1/symbols`, { headers: auth })).arrayBuffer())
-    baseline = await startChild('bench/baseline.ts', [], { ...env, BASELINE_BODY_B64: symbolsBytes.toString('base64') })
+    baseline = await startChild('bench/baseline.ts', [], { ...env, BASELINE_BODY_B64: symbolsBytes.toString('base64') }, path.join(logDir, 'baseline.log'))
 
     const graphqlQuery = JSON.stringify({
       query: `{ symbols(limit: 100) { total offset limit items { uid createdAt updatedAt isDeleted metaData userId symbol pricePrecision quantityPrecision minOrderQuantity tickSize dailyFluctuationPriceLimitPercent description isActive properties { symbol precision icon isCrypto color unitValueIrr name { fa en } } } } }`,
@@ -223,6 +231,7 @@ async function main() {
       result.ratio = Number((result.requestsPerSec / base.requestsPerSec).toFixed(3))
       judge(result, scenario.goal)
       results.push(result)
+      errors += result.errors
     }
 
     const header = `| scenario | req/s | p50 ms | p99 ms | errors | baseline req/s (measured just before) | ratio to baseline | goal | met |`
@@ -239,11 +248,14 @@ async function main() {
       path.join(ROOT, 'bench/results.json'),
       `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results }, null, 2)}\n`,
     )
+    completed = true
   } finally {
     await baseline?.stop()
     await service.stop()
     await dropDatabase?.()
     rmSync(dataDir, { recursive: true, force: true })
+    if (completed && errors === 0) rmSync(logDir, { recursive: true, force: true })
+    else process.stderr.write(`the service's log: ${path.join(logDir, 'service.log')}\n`)
   }
 }
 

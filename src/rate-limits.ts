@@ -178,15 +178,15 @@ export class RateLimits {
 
   #countHere(limit: Limit, key: string, points: number): Outcome {
     const { points: used, msLeft } = limit.memory.add(key, points)
-    return this.#outcome(limit, { limit: limit.points, remaining: Math.max(0, limit.points - used), resetSeconds: resetSeconds(msLeft) }, used > limit.points)
+    return this.#outcome(limit, statusOf(limit, limit.points - used, msLeft), used > limit.points)
   }
 
   async #countShared(limit: Limit, key: string, points: number): Promise<Outcome> {
     try {
       const res = await limit.store!.consume(key, points)
-      return this.#outcome(limit, statusOf(limit, res), false)
+      return this.#outcome(limit, statusOf(limit, res.remainingPoints, res.msBeforeNext), false)
     } catch (error) {
-      if (error instanceof RateLimiterRes) return this.#outcome(limit, statusOf(limit, error), true)
+      if (error instanceof RateLimiterRes) return this.#outcome(limit, statusOf(limit, error.remainingPoints, error.msBeforeNext), true)
       this.#storeFailing(error)
       return this.#countHere(limit, key, points)
     }
@@ -228,10 +228,9 @@ export class RateLimits {
   }
 }
 
-const resetSeconds = (msLeft: number) => Math.max(1, Math.ceil(msLeft / 1000))
-
-function statusOf(limit: Limit, res: RateLimiterRes): RateLimitStatus {
-  return { limit: limit.points, remaining: Math.max(0, res.remainingPoints), resetSeconds: resetSeconds(res.msBeforeNext) }
+/** Where a caller stands with `remainingPoints` left in a window that ends in `msLeft`. */
+function statusOf(limit: Limit, remainingPoints: number, msLeft: number): RateLimitStatus {
+  return { limit: limit.points, remaining: Math.max(0, remainingPoints), resetSeconds: Math.max(1, Math.ceil(msLeft / 1000)) }
 }
 
 function statusOrThrow(outcome: Outcome): RateLimitStatus {

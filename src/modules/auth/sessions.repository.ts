@@ -90,36 +90,18 @@ export interface Rotated {
  * listed twice is consumed for its first listing only. Tokens are locked in `jti` order before
  * any is changed, so two calls sharing tokens (listed in different orders) cannot deadlock.
  * Returns one row per rotation that won, identified by its `next_jti`.
+ *
+ * The statement lives in the function `rotate_refresh_tokens` (migration 2026-11-30), so each
+ * connection plans it once, not once per batch, and that one plan reaches every row through a
+ * primary key whatever the tables' size or statistics when it was made.
  */
 export async function rotateRefreshTokens(db: Db, rotations: readonly Rotation[]): Promise<Rotated[]> {
-  const jtis = rotations.map((r) => r.jti)
   const { rows } = await sql<Rotated>`
-    with input as (
-      select distinct on (jti) jti, session_id, client_id, tenant_id, presented_sha256, signature_checked, next_jti, next_sha256, expires_at
-      from unnest(${jtis}::uuid[], ${rotations.map((r) => r.sessionId)}::uuid[], ${rotations.map((r) => r.clientId)}::uuid[],
-        ${rotations.map((r) => r.tenantId)}::uuid[], ${rotations.map((r) => r.presentedSha256)}::text[],
-        ${rotations.map((r) => r.signatureChecked)}::boolean[], ${rotations.map((r) => r.nextJti)}::uuid[],
-        ${rotations.map((r) => r.nextSha256)}::text[], ${rotations.map((r) => r.expiresAt)}::timestamp(6)[])
-        with ordinality as i(jti, session_id, client_id, tenant_id, presented_sha256, signature_checked, next_jti, next_sha256, expires_at, position)
-      order by jti, position
-    ), locked as (
-      select jti from refresh_tokens where jti = any(${jtis}::uuid[]) order by jti for no key update
-    ), consumed as (
-      update refresh_tokens rt set used_at = ${now}
-      from input i, locked l, sessions s, clients c
-      where l.jti = rt.jti and i.jti = rt.jti and i.session_id = rt.session_id and i.client_id = rt.client_id
-        and (rt.token_sha256 = i.presented_sha256 or (rt.token_sha256 is null and i.signature_checked))
-        and s.id = rt.session_id and c.id = rt.client_id and s.tenant_id = i.tenant_id
-        and rt.used_at is null and rt.revoked_at is null and rt.expires_at > ${now}
-        and s.revoked_at is null and c.is_active
-      returning i.next_jti, i.next_sha256, i.expires_at, rt.session_id, rt.client_id, c.tenant_id, c.roles, c.scopes
-    ), issued as (
-      insert into refresh_tokens (jti, session_id, client_id, expires_at, token_sha256)
-      select next_jti, session_id, client_id, expires_at, next_sha256 from consumed
-    ), extended as (
-      update sessions set expires_at = consumed.expires_at from consumed where sessions.id = consumed.session_id
-    )
-    select next_jti, session_id, tenant_id, roles, scopes from consumed`.execute(db)
+    select next_jti, session_id, tenant_id, roles, scopes from rotate_refresh_tokens(
+      ${rotations.map((r) => r.jti)}::uuid[], ${rotations.map((r) => r.sessionId)}::uuid[], ${rotations.map((r) => r.clientId)}::uuid[],
+      ${rotations.map((r) => r.tenantId)}::uuid[], ${rotations.map((r) => r.presentedSha256)}::text[],
+      ${rotations.map((r) => r.signatureChecked)}::boolean[], ${rotations.map((r) => r.nextJti)}::uuid[],
+      ${rotations.map((r) => r.nextSha256)}::text[], ${rotations.map((r) => r.expiresAt)}::timestamp(6)[])`.execute(db)
   return rows
 }
 

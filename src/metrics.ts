@@ -133,6 +133,7 @@ export class Metrics {
     { limit: 'login_client' },
     { limit: 'api' },
   ])
+  readonly graphqlReplays = new Counter('graphql_replayed_total', 'GraphQL requests answered before Yoga with a recorded catalog answer.', [{}])
   readonly #metrics: Metric[]
 
   constructor(poolCounts: () => PoolCounts) {
@@ -144,7 +145,7 @@ export class Metrics {
         { labels: { state: 'waiting' }, value: counts.waiting },
       ]
     })
-    this.#metrics = [this.httpRequests, this.httpDuration, this.logins, this.refreshReuse, this.rateLimitRejections, pool]
+    this.#metrics = [this.httpRequests, this.httpDuration, this.logins, this.refreshReuse, this.rateLimitRejections, this.graphqlReplays, pool]
   }
 
   /** `route` is a route pattern (`/api/exchange/v1/orders/:uid`), `/graphql`, or `unmatched`. */
@@ -164,6 +165,10 @@ export class Metrics {
 
   refreshReuseDetected(): void {
     this.refreshReuse.inc()
+  }
+
+  graphqlReplayed(): void {
+    this.graphqlReplays.inc()
   }
 
   rateLimitRejected(limit: RateLimitName): void {

@@ -59,7 +59,10 @@ export function requestLogPlugin(services: Services, states: RequestStates, fini
   const { logger } = services
   return {
     onRequest({ request, serverContext }) {
-      states.start(request, socketAddress(serverContext))
+      // A request read before Yoga (see SymbolsReplay) arrives with its state already open.
+      const opened = (serverContext as { requestState?: RequestState } | undefined)?.requestState
+      if (opened) states.adopt(request, opened)
+      else states.start(request, socketAddress(serverContext))
     },
     onExecute({ args }) {
       const name = getOperationAST(args.document, args.operationName)?.name?.value

@@ -51,6 +51,10 @@ export class RequestStates {
     return state
   }
 
+  adopt(request: Request, state: RequestState): void {
+    this.#states.set(request, state)
+  }
+
   /**
    * The state of a request. One answered before `start` ran (CORS preflight, the GraphiQL page:
    * Yoga's own plugins come first) gets a fresh one, its latency unknown.

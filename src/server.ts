@@ -8,13 +8,14 @@ import { createRequestContext, type RequestContext, type Services } from './cont
 import { AppError, restErrorBody } from './errors.ts'
 import { noStorePlugin } from './modules/auth/no-store.ts'
 import { symbolsResultCachePlugin } from './modules/exchange/symbols-result-cache.ts'
+import { SymbolsReplay, type ReplayHandoff, type ReplayHooks } from './modules/exchange/symbols-replay.ts'
 import { toGraphQLError } from './graphql-errors.ts'
 import { graphqlLimitsPlugin } from './graphql-limits.ts'
 import { checkLoginAttempt, LOGIN_PATHS, loginRateLimitPlugin, penaliseFailedLogin } from './login-rate-limit.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from './metrics-endpoint.ts'
 import { logFailure, requestFinisher, requestLogPlugin, type HeaderSink } from './request-log.ts'
 import { checkRequestTarget } from './request-target.ts'
-import { openRequestState, RequestStates } from './request-state.ts'
+import { openRequestState, RequestStates, type RequestState } from './request-state.ts'
 import { restHandler, Router, UNMATCHED_ROUTE, type Route } from './rest.ts'
 import { routes } from './routes.ts'
 import { schema } from './schema.ts'
@@ -47,6 +48,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const cors = config.corsOrigins.length
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
+  const replay = new SymbolsReplay(services)
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -57,7 +59,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     logging: false,
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
     maxRequestBodySize: false,
-    context: ({ request }) => createRequestContext(services, states.get(request), request.headers.get('authorization')),
+    context: ({ request, requestContext }: { request: Request } & Partial<ReplayHandoff>) =>
+      requestContext ?? createRequestContext(services, states.get(request), request.headers.get('authorization')),
     // Rendered here; 5xx logged with their request id by requestLogPlugin.
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     plugins: [
@@ -66,17 +69,22 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       loginRateLimitPlugin(services),
       graphqlLimitsPlugin(config),
       noStorePlugin(states),
+      replay.plugin(),
       // Last: a cache hit ends the onExecute chain.
-      symbolsResultCachePlugin(services),
+      symbolsResultCachePlugin(services, replay),
     ],
   })
+  const openState = (req: IncomingMessage) =>
+    openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
+  const openContext = (req: IncomingMessage, state: RequestState) => createRequestContext(services, state, header(req, 'authorization'))
+  const replayHooks: ReplayHooks = {
+    open: openState,
+    context: openContext,
+    finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
+    yoga: (req, res, handoff) => void yoga(req, res, handoff),
+  }
   const rest = restHandler(router, {
-    context: (req) =>
-      createRequestContext(
-        services,
-        openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops),
-        header(req, 'authorization'),
-      ),
+    context: (req) => openContext(req, openState(req)),
     beforeHandler: async (route, ctx) => {
       if (LOGIN_PATHS.has(route.path)) await checkLoginAttempt(services, ctx.state)
     },
@@ -94,8 +102,11 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       const url = checkRequestTarget(req, res)
       if (!url) return
       // Preflights are Yoga's CORS plugin's, on every path.
-      if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) void yoga(req, res)
-      else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, res, error))
+      if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) {
+        const length = url.pathname === GRAPHQL_PATH ? replay.candidateLength(req, url) : undefined
+        if (length === undefined) void yoga(req, res)
+        else replay.serve(req, res, length, replayHooks).catch((error: unknown) => answerUnexpected(services, res, error))
+      } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, res, error))
     },
   }
 }

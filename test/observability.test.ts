@@ -1,26 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { probeApp } from './helpers/probe-app.ts'
 import { sendRaw } from './helpers/raw-http.ts'
+import { LogSink } from './helpers/log-sink.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
-
-/** Collects what the server logs, one parsed JSON object per line. */
-class LogSink extends Writable {
-  text = ''
-  override _write(chunk: Buffer, _encoding: string, done: () => void) {
-    this.text += chunk.toString('utf8')
-    done()
-  }
-  lines(): Record<string, any>[] {
-    return this.text.split('\n').filter(Boolean).map((line) => JSON.parse(line))
-  }
-  requests(): Record<string, any>[] {
-    return this.lines().filter((l) => l.msg === 'request')
-  }
-}
 
 let server: TestServer
 let sink: LogSink

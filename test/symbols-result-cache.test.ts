@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream'
 import type { GraphQLField } from 'graphql'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,18 +9,8 @@ import { schema } from '../src/schema.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
 import { placeOrder, usdBuy } from './helpers/orders.ts'
+import { LogSink } from './helpers/log-sink.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
-
-class LogSink extends Writable {
-  text = ''
-  override _write(chunk: Buffer, _encoding: string, done: () => void) {
-    this.text += chunk.toString('utf8')
-    done()
-  }
-  requests(): Record<string, any>[] {
-    return this.text.split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((l) => l.msg === 'request')
-  }
-}
 
 // Counts the executions of the catalog's root resolvers (the schema object the server serves).
 const executions = { symbols: 0, symbol: 0 }

@@ -10,11 +10,12 @@ const MAX_BYTES = 16 * 1024 * 1024
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024
 
 /**
- * Bounded results that hold while the catalog's generation (SymbolsCache) stays the one they were
- * computed in; the oldest go first. A result computed while the catalog changed is not kept.
+ * Bounded results (GraphQL results, recorded answers) that hold while the catalog's generation
+ * (SymbolsCache) stays the one they were computed in; the oldest go first. A result computed
+ * while the catalog changed is not kept.
  */
-export class ResultStore {
-  #entries = new Map<string, { result: CachedResult; bytes: number }>()
+export class ResultStore<T = CachedResult> {
+  #entries = new Map<string, { result: T; bytes: number }>()
   #bytes = 0
   #generation: number
 
@@ -22,13 +23,13 @@ export class ResultStore {
     this.#generation = catalog.generation
   }
 
-  get(key: string): CachedResult | undefined {
+  get(key: string): T | undefined {
     this.#follow()
     return this.#entries.get(key)?.result
   }
 
   /** Keeps `result` (of `bytes` JSON) unless the catalog changed since `generation` was read. */
-  set(key: string, result: CachedResult, bytes: number, generation: number): void {
+  set(key: string, result: T, bytes: number, generation: number): void {
     this.#follow()
     if (generation !== this.#generation || bytes > MAX_ENTRY_BYTES) return
     this.#delete(key)

@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga'
 import type { RequestContext, Services } from '../../context.ts'
 import { readsOnlyCatalog } from './catalog-documents.ts'
 import { ResultStore, type CachedResult } from './result-store.ts'
+import type { SymbolsReplay } from './symbols-replay.ts'
 import { SYMBOLS_READ } from './symbols.ts'
 
 // Longer variables are answered uncached rather than kept as a key.
@@ -20,7 +21,7 @@ const MAX_KEY_LENGTH = 2048
  * errors are never kept. A hit ends the `onExecute` chain: register this plugin after every plugin
  * whose `onExecute` must see each request.
  */
-export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'>): Plugin {
+export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'>, replay: SymbolsReplay): Plugin {
   const store = new ResultStore(services.symbolsCache)
   const documents = new WeakMap<DocumentNode, number | null>()
   let nextDocumentId = 0
@@ -35,18 +36,23 @@ export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'
       if (id === null) return
       const key = `${id}\n${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`
       if (key.length > MAX_KEY_LENGTH) return
+      const generation = services.symbolsCache.generation
       const cached = store.get(key)
       if (cached) {
-        if (await mayRead(args.contextValue as unknown as RequestContext)) setResultAndStopExecution(cached)
+        const ctx = args.contextValue as unknown as RequestContext
+        if (await mayReadCatalog(ctx)) {
+          replay.noteCatalogAnswer(ctx.state, cached.stringify(), generation)
+          setResultAndStopExecution(cached)
+        }
         return
       }
-      const generation = services.symbolsCache.generation
       return {
         onExecuteDone({ result }) {
           if (!isPlainSuccess(result)) return
           // What Yoga's result processor writes for a result without errors or extensions.
           const json = (result.stringify ?? JSON.stringify)(result)
           store.set(key, { data: result.data, stringify: () => json }, json.length, generation)
+          replay.noteCatalogAnswer((args.contextValue as unknown as RequestContext).state, json, generation)
         },
       }
     },
@@ -54,7 +60,7 @@ export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'
 }
 
 /** The check every catalog resolver starts with; it counts the caller once per request. */
-async function mayRead(ctx: RequestContext): Promise<boolean> {
+export async function mayReadCatalog(ctx: RequestContext): Promise<boolean> {
   try {
     await ctx.auth.require(SYMBOLS_READ)
     return true

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto'
+import { request as httpRequest } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+import { setSymbolActive } from '../src/modules/exchange/symbol-admin.ts'
+import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { sendRaw } from './helpers/raw-http.ts'
+import { LogSink } from './helpers/log-sink.ts'
+import { startTestServer, type TestServer } from './helpers/server.ts'
+
+const DASHBOARD = 'https://dashboard.bank.example'
+const OPS = 'https://ops.bank.example'
+
+let server: TestServer
+let bank: TestClient
+let sink: LogSink
+beforeAll(async () => {
+  sink = new LogSink()
+  server = await startTestServer({ LOG_LEVEL: 'info', CORS_ORIGINS: `${DASHBOARD},${OPS}`, RATE_LIMIT_API_PER_MIN: '1000' }, undefined, { logDestination: sink })
+  await seedDemoMarket(server.services.db)
+  bank = await createTestClient(server)
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+const replays = () => server.services.metrics.graphqlReplays.value()
+
+interface Sent {
+  status: number
+  headers: Headers
+  text: string
+  /** Whether the answer was a recorded one, given before Yoga. */
+  replayed: boolean
+}
+
+/** POSTs `body` as it is (bytes and headers exactly as given) and notes whether it was replayed. */
+async function send(body: string, headers: Record<string, string> = {}, token: string | null = bank.token): Promise<Sent> {
+  const all: Record<string, string> = { 'content-type': 'application/json', ...headers }
+  if (token) all.authorization = `Bearer ${token}`
+  const before = replays()
+  const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: all, body })
+  const text = await res.text()
+  return { status: res.status, headers: res.headers, text, replayed: replays() - before === 1 }
+}
+
+/** The headers that must match between two answers to the same request. */
+function stableHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {}
+  headers.forEach((value, name) => {
+    if (!['date', 'x-request-id', 'ratelimit-remaining', 'ratelimit-reset'].includes(name)) out[name] = value
+  })
+  return out
+}
+
+const body = (query: string, variables?: object) => JSON.stringify({ query, variables })
+
+describe('GraphQL catalog answers repeated before Yoga', () => {
+  it('repeats the answer Yoga gave to the same bytes, with its own request id, rate limit and log line', async () => {
+    const query = body('query Board { symbols(limit: 100) { total items { symbol tickSize properties { symbol name { en } } } } }')
+    // An uncached execution of the same document (a root @include is never cached) is the reference.
+    const reference = await send(body('query Board { symbols(limit: 100) @include(if: true) { total items { symbol tickSize properties { symbol name { en } } } } }'))
+    const executed = await send(query)
+    const replayed = await send(query, { 'x-request-id': 'replay-a' })
+    const again = await send(query)
+    expect([reference.replayed, executed.replayed, replayed.replayed, again.replayed]).toEqual([false, false, true, true])
+    expect(replayed.status).toBe(200)
+    expect(replayed.text).toBe(executed.text)
+    expect(replayed.text).toBe(reference.text)
+    expect(stableHeaders(replayed.headers)).toEqual(stableHeaders(executed.headers))
+    expect(replayed.headers.get('x-request-id')).toBe('replay-a')
+    expect(Number(replayed.headers.get('ratelimit-remaining'))).toBe(Number(executed.headers.get('ratelimit-remaining')) - 1)
+    expect(Number(again.headers.get('ratelimit-remaining'))).toBe(Number(executed.headers.get('ratelimit-remaining')) - 2)
+    expect(JSON.parse(replayed.text).data.symbols.items.length).toBeGreaterThan(1)
+    await expect.poll(() => sink.requests().find((l) => l.requestId === 'replay-a')).toMatchObject({
+      method: 'POST',
+      route: '/graphql',
+      operation: 'Board',
+      status: 200,
+      sub: bank.clientId,
+    })
+    expect(server.services.metrics.httpRequests.value({ route: '/graphql', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(3)
+  })
+
+  it('records each Accept, Content-Type and Origin apart, since Yoga answers each differently', async () => {
+    const query = body('{ symbols(limit: 2) { items { symbol } } }')
+    const variants: Record<string, string>[] = [
+      {},
+      { accept: 'application/graphql-response+json' },
+      { 'content-type': 'application/json; charset=utf-8' },
+      { origin: DASHBOARD },
+      { origin: OPS },
+      { origin: 'https://evil.example' },
+    ]
+    for (const headers of variants) {
+      const first = await send(query, headers)
+      expect(first.replayed, JSON.stringify(headers)).toBe(false)
+      const again = await send(query, headers)
+      expect(again.replayed, JSON.stringify(headers)).toBe(true)
+      expect(stableHeaders(again.headers), JSON.stringify(headers)).toEqual(stableHeaders(first.headers))
+      expect(again.text).toBe(first.text)
+    }
+    const negotiated = await send(query, { accept: 'application/graphql-response+json' })
+    expect(negotiated.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8')
+    expect((await send(query, { origin: DASHBOARD })).headers.get('access-control-allow-origin')).toBe(DASHBOARD)
+    expect((await send(query, { origin: OPS })).headers.get('access-control-allow-origin')).toBe(OPS)
+    expect((await send(query, { origin: 'https://evil.example' })).headers.get('access-control-allow-origin')).toBe('null')
+    expect((await send(query)).headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  it('hands a refused caller to Yoga, counted once, with the answer it always got', async () => {
+    const query = body('{ symbols(limit: 3) { total } }')
+    await send(query)
+    expect((await send(query)).replayed).toBe(true)
+    const noScope = await createTestClient(server, { scopes: ['orders:read'] })
+    for (const token of [null, 'not-a-token', `${bank.token.slice(0, -4)}AAAA`, noScope.token]) {
+      const refused = await send(query, {}, token)
+      expect(refused.replayed).toBe(false)
+      expect(refused.status).toBe(token === noScope.token ? 403 : 401)
+      expect(JSON.parse(refused.text).errors[0].extensions.code).toBe(token === noScope.token ? 'FORBIDDEN' : 'UNAUTHENTICATED')
+    }
+    // The caller without the scope was authenticated before the hand-over; Yoga must not count it again.
+    const a = await send(query, {}, noScope.token)
+    const b = await send(query, {}, noScope.token)
+    expect(Number(b.headers.get('ratelimit-remaining'))).toBe(Number(a.headers.get('ratelimit-remaining')) - 1)
+    expect(a.text).toBe(b.text)
+  })
+
+  it('stops repeating an answer once the catalog changes', async () => {
+    const query = body('{ symbols(limit: 100) { items { symbol isActive } } }')
+    const active = async () => {
+      const sent = await send(query)
+      return { replayed: sent.replayed, active: JSON.parse(sent.text).data.symbols.items.find((i: any) => i.symbol === 'BTC-USDT').isActive }
+    }
+    await active()
+    expect(await active()).toEqual({ replayed: true, active: true })
+    await setSymbolActive(server.services.db, 'BTC-USDT', false)
+    try {
+      let seen = { replayed: true, active: true }
+      await expect.poll(async () => (seen = await active()).active, { timeout: 10_000 }).toBe(false)
+      // The first answer after the change is Yoga's, freshly executed; then it is repeated.
+      expect(seen).toEqual({ replayed: false, active: false })
+      expect(await active()).toEqual({ replayed: true, active: false })
+    } finally {
+      await setSymbolActive(server.services.db, 'BTC-USDT', true)
+    }
+  })
+
+  it('sends Yoga everything else unread: other bytes, a query string, large or chunked bodies', async () => {
+    const query = '{ symbols(limit: 4) { total } }'
+    const exact = body(query)
+    await send(exact)
+    expect((await send(exact)).replayed).toBe(true)
+    expect((await send(body(` ${query}`))).replayed).toBe(false)
+    const padded = body(`${query}${' '.repeat(9000)}`)
+    for (let i = 0; i < 3; i++) expect((await send(padded)).replayed).toBe(false)
+    expect((await send(padded)).status).toBe(200)
+    const withSearch = await fetch(`${server.url}/graphql?x=1`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bank.token}` }, body: exact })
+    expect(withSearch.status).toBe(200)
+    const before = replays()
+    const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bank.token}` } }, (res) => {
+        let text = ''
+        res.on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, text }))
+      })
+      req.on('error', reject)
+      req.write(exact.slice(0, 10))
+      req.end(exact.slice(10))
+    })
+    expect(chunked.status).toBe(200)
+    expect(replays()).toBe(before)
+    expect(JSON.parse(chunked.text).data.symbols.total).toBeGreaterThan(0)
+  })
+
+  it('answers a malformed body as Yoga does, and logs a caller who left mid-body as a 400', async () => {
+    const malformed = await send('{"query": ')
+    expect(malformed.status).toBe(400)
+    expect(JSON.parse(malformed.text).errors[0].message).toBe('POST body sent invalid JSON.')
+    const port = Number(new URL(server.url).port)
+    for (const sentBody of ['', '{"query":']) {
+      const id = `cut-${randomUUID()}`
+      const head = `POST /graphql HTTP/1.1\r\nHost: x\r\nX-Request-Id: ${id}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n${sentBody}`
+      await sendRaw(port, Buffer.from(head), { end: true, timeoutMs: 5000 })
+      await expect.poll(() => sink.requests().find((l) => l.requestId === id)).toMatchObject({ route: '/graphql', status: 400 })
+    }
+  })
+})

@@ -25,6 +25,9 @@ export interface HeaderSink {
 
 export type FinishRequest = (state: RequestState, method: string, route: string, status: number, headers: HeaderSink) => void
 
+/** The headers `requestFinisher` gives each response: never part of an answer kept for another request. */
+export const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set(['x-request-id', ...Object.keys(rateLimitHeaders({ limit: 0, remaining: 0, resetSeconds: 0 }))])
+
 /**
  * Once a response is ready, on either face: gives it `X-Request-Id` and the RateLimit-* headers of
  * the limit it counted against, records the HTTP metrics and writes one log line: request id,

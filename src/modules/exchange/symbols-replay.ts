@@ -1,14 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin } from 'graphql-yoga'
 import type { RequestContext, Services } from '../../context.ts'
+import { PER_REQUEST_HEADERS } from '../../request-log.ts'
 import type { RequestState } from '../../request-state.ts'
 import { ResultStore } from './result-store.ts'
 import { mayReadCatalog } from './symbols-result-cache.ts'
 
 // Larger bodies go to Yoga unread: a dashboard's catalog query is a few hundred bytes.
 const MAX_BODY_BYTES = 8 * 1024
-// Headers every answer gets afresh: its request id and the caller's own rate limit.
-const PER_REQUEST_HEADERS = new Set(['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'])
 // The media types whose body Yoga writes as the result's JSON and nothing else.
 const JSON_BODY = /^application\/(json|graphql-response\+json)(;|$)/
 
@@ -94,8 +93,9 @@ export class SymbolsReplay {
         if (!handoff.replayKey || !handoff.requestState || response.status !== 200) return
         const answer = this.#answers.get(handoff.requestState)
         if (!answer) return
+        if (!JSON_BODY.test(response.headers.get('content-type') ?? '')) return
         const body = Buffer.from(answer.json)
-        if (!JSON_BODY.test(response.headers.get('content-type') ?? '') || response.headers.get('content-length') !== String(body.length)) return
+        if (response.headers.get('content-length') !== String(body.length)) return
         const headers: Record<string, string> = {}
         response.headers.forEach((value, name) => {
           if (!PER_REQUEST_HEADERS.has(name)) headers[name] = value

@@ -24,7 +24,9 @@ export const MESSAGES = {
   revoked: 'JWT has been revoked',
 } as const
 
-// Exactly "Bearer", one space, three base64url parts (seed 5.4).
+// Exactly "Bearer", one space, three base64url parts. Longer headers are refused before the
+// pattern runs; our tokens are well under 2 KB.
+const MAX_AUTHORIZATION_LENGTH = 8192
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
 // Verified tokens kept, keyed by the exact token string (a tampered token is another key).
 const VERIFIED_CACHE_SIZE = 10_000
@@ -48,7 +50,7 @@ export class TokenVerifier {
   /** Verifies an `Authorization` header value into a Principal, or throws the seed's 401. */
   async verifyHeader(header: string | null): Promise<Principal> {
     if (header === null || header.trim() === '') throw unauthenticated(MESSAGES.missing)
-    const match = BEARER.exec(header)
+    const match = header.length <= MAX_AUTHORIZATION_LENGTH ? BEARER.exec(header) : null
     if (!match) throw unauthenticated(MESSAGES.invalidFormat)
     return this.verifyAccessToken(match[1]!)
   }
@@ -181,6 +183,14 @@ export class AuthContext {
     this.#principal ??= this.verifier.verifyHeader(this.header)
     return this.#principal
   }
+
+  /** Whether the request carries an `Authorization` header at all. */
+  get hasCredentials(): boolean {
+    return this.header !== null
+  }
+
+  /** How many calls the request counts as against the API rate limit, set before `principal()`. */
+  countAs(_calls: number): void {}
 
   /** The verified caller, who must hold `scope` (403 "Access denied: requires <scope>" otherwise). */
   async require(scope?: string): Promise<Principal> {

@@ -3,8 +3,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts'
 import { EmbeddedDatabaseBusy, openDatabase, type DatabaseHandle } from './db.ts'
 import { AppError } from './errors.ts'
 import { migrateToLatest } from './migrate.ts'
-import { createClient, deactivateClient, listClients, rotateClientSecret } from './modules/auth/clients.ts'
-import { listSigningKeys, rotateSigningKeys } from './modules/auth/signing-keys.ts'
+import { createClient, deactivateClient, listClients, revokeSessionsOfClient, rotateClientSecret } from './modules/auth/clients.ts'
+import { encryptStoredKeys, listSigningKeys, rotateSigningKeys } from './modules/auth/signing-keys.ts'
 import { seedDemoMarket } from './modules/exchange/seed.ts'
 import { setReferencePrice, setSymbolActive } from './modules/exchange/symbol-admin.ts'
 
@@ -13,9 +13,11 @@ const USAGE = `Usage: npm run cli -- <command>
   client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y]
   client list
   client deactivate CLIENT_ID
-  client rotate-secret CLIENT_ID
+  client rotate-secret CLIENT_ID      (also revokes the client's sessions)
+  client revoke-sessions CLIENT_ID
   keys list
   keys rotate
+  keys encrypt                        (encrypts stored private keys with KEY_ENCRYPTION_KEY)
   symbol set-reference-price SYMBOL PRICE
   symbol activate SYMBOL
   symbol deactivate SYMBOL
@@ -60,9 +62,16 @@ async function run(config: Config, database: DatabaseHandle, argv: string[]): Pr
       return print(await deactivateClient(db, needs(1)[0]!))
     case 'client rotate-secret':
       return print(await rotateClientSecret(db, needs(1)[0]!))
+    case 'client revoke-sessions':
+      return print(await revokeSessionsOfClient(db, needs(1)[0]!))
     case 'keys list':
       for (const key of await listSigningKeys(db)) print(key)
       return
+    case 'keys encrypt': {
+      needs(0)
+      if (!config.keyEncryptionKey) throw new UsageError('keys encrypt needs KEY_ENCRYPTION_KEY (32 random bytes in base64url)')
+      return print({ encrypted: await encryptStoredKeys(db, config.keyEncryptionKey) })
+    }
     case 'keys rotate':
       return print(await rotateSigningKeys(db, config.keyEncryptionKey, Math.max(config.accessTokenTtl, config.refreshTokenTtl) + config.clockSkew))
     case 'symbol set-reference-price': {

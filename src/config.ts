@@ -1,5 +1,8 @@
 import { z } from 'zod'
 
+// About 68 years: any lifetime an operator means, and still a valid interval and Date everywhere.
+const MAX_SECONDS = 2_147_483_647
+
 const integer = (min: number, max: number) =>
   z
     .string()
@@ -33,8 +36,9 @@ const envSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
-  ACCESS_TOKEN_TTL: integer(30, 86_400).default(600),
-  REFRESH_TOKEN_TTL: integer(60, 90 * 86_400).default(604_800),
+  ACCESS_TOKEN_TTL: integer(1, 86_400).default(600),
+  REFRESH_TOKEN_TTL: integer(2, MAX_SECONDS).default(604_800),
+  SESSION_MAX_AGE: integer(1, MAX_SECONDS).default(30 * 86_400),
   REFRESH_REUSE_WINDOW: integer(0, 3600).default(10),
   TOKEN_AUDIENCE: z.string().min(1).optional(),
   CLOCK_SKEW: integer(0, 300).default(30),
@@ -46,6 +50,7 @@ const envSchema = z.object({
   CORS_ORIGINS: z.string().default(''),
   RATE_LIMIT_LOGIN_PER_MIN: integer(1, 1_000_000).default(20),
   RATE_LIMIT_API_PER_MIN: integer(1, 100_000_000).default(1200),
+  RATE_LIMIT_ANON_PER_MIN: integer(1, 100_000_000).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHIQL: boolean.default(true),
   GRAPHQL_INTROSPECTION: boolean.default(true),
@@ -63,6 +68,8 @@ export type Config = {
   publicBaseUrl: string
   accessTokenTtl: number
   refreshTokenTtl: number
+  /** Absolute lifetime of a session, however often it is refreshed. */
+  sessionMaxAge: number
   refreshReuseWindow: number
   tokenAudience: string
   clockSkew: number
@@ -71,6 +78,8 @@ export type Config = {
   corsOrigins: string[]
   rateLimitLoginPerMin: number
   rateLimitApiPerMin: number
+  /** Calls per minute per address without a valid access token. */
+  rateLimitAnonPerMin: number
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
   graphiql: boolean
   graphqlIntrospection: boolean
@@ -92,6 +101,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`)
   }
   const e = parsed.data
+  if (e.REFRESH_TOKEN_TTL <= e.ACCESS_TOKEN_TTL) {
+    throw new ConfigError(`Invalid configuration: REFRESH_TOKEN_TTL must be longer than ACCESS_TOKEN_TTL (${e.ACCESS_TOKEN_TTL})`)
+  }
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
   return {
     port: e.PORT,
@@ -101,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl,
     accessTokenTtl: e.ACCESS_TOKEN_TTL,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    sessionMaxAge: e.SESSION_MAX_AGE,
     refreshReuseWindow: e.REFRESH_REUSE_WINDOW,
     tokenAudience: e.TOKEN_AUDIENCE ?? publicBaseUrl,
     clockSkew: e.CLOCK_SKEW,
@@ -109,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigins: e.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean),
     rateLimitLoginPerMin: e.RATE_LIMIT_LOGIN_PER_MIN,
     rateLimitApiPerMin: e.RATE_LIMIT_API_PER_MIN,
+    rateLimitAnonPerMin: e.RATE_LIMIT_ANON_PER_MIN,
     logLevel: e.LOG_LEVEL,
     graphiql: e.GRAPHIQL,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,

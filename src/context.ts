@@ -12,6 +12,7 @@ import type { Metrics } from './metrics.ts'
 import type { Page } from './page-rows.ts'
 import type { RateLimits } from './rate-limits.ts'
 import type { ReadCoalescer } from './read-coalescer.ts'
+import { AppError } from './errors.ts'
 import { recordRateLimit, type RequestState } from './request-state.ts'
 
 /** Long-lived, process-wide dependencies, built once at start. */
@@ -50,35 +51,69 @@ export function createRequestContext(services: Services, state: RequestState, au
     clientIp: state.clientIp,
     services,
     db: services.db,
-    auth: new CountedAuthContext(authorization ?? null, services.verifier, async (principal) => {
-      state.clientId = principal.clientId
-      recordRateLimit(state, await services.rateLimits.consumeApi(principal.clientId))
+    auth: new CountedAuthContext(authorization ?? null, services.verifier, {
+      authenticated: async (principal, calls) => {
+        state.clientId = principal.clientId
+        recordRateLimit(state, await services.rateLimits.consumeApi(principal.clientId, calls))
+      },
+      refused: () => countAnonymousCall(services, state),
     }),
     state,
   }
 }
 
 /**
- * Every authenticated request counts once against its client's API rate limit, whichever face it
- * came through: here, where both faces obtain the caller. Over the limit, `principal()` (and so
- * every `require`) fails with 429 before the operation does any work.
+ * Counts a call made without a valid access token against its address's allowance, once per
+ * request whichever face or step notices it first; throws 429 over the limit.
+ */
+export async function countAnonymousCall(services: Pick<Services, 'rateLimits'>, state: RequestState): Promise<void> {
+  if (state.anonymousCounted) return
+  state.anonymousCounted = true
+  recordRateLimit(state, await services.rateLimits.consumeAnon(state.clientIp))
+}
+
+interface Counting {
+  /** A verified caller: `calls` calls against its client's API limit. */
+  authenticated: (principal: Principal, calls: number) => Promise<void>
+  /** No token, or one that failed verification: one call against the address's anonymous limit. */
+  refused: () => Promise<void>
+}
+
+/**
+ * Every request counts against a rate limit whichever face it came through, here, where both faces
+ * obtain the caller: an authenticated one against its client's API limit (once, or once per root
+ * mutation field, see `countAs`), one whose token is missing or bad against its address's
+ * anonymous limit. Over the limit, `principal()` (and so every `require`) fails with 429 before
+ * the operation does any work.
  */
 class CountedAuthContext extends AuthContext {
   #counted: Promise<Principal> | undefined
+  #calls = 1
 
   constructor(
     header: string | null,
     verifier: TokenVerifier,
-    private readonly onAuthenticated: (principal: Principal) => Promise<void>,
+    private readonly counting: Counting,
   ) {
     super(header, verifier)
   }
 
+  override countAs(calls: number): void {
+    if (this.#counted) throw new Error('countAs must be called before the caller is authenticated')
+    this.#calls = calls
+  }
+
   override principal(): Promise<Principal> {
-    this.#counted ??= super.principal().then(async (principal) => {
-      await this.onAuthenticated(principal)
-      return principal
-    })
+    this.#counted ??= super.principal().then(
+      async (principal) => {
+        await this.counting.authenticated(principal, this.#calls)
+        return principal
+      },
+      async (error: unknown) => {
+        if (error instanceof AppError && error.kind === 'unauthenticated') await this.counting.refused()
+        throw error
+      },
+    )
     return this.#counted
   }
 }

@@ -68,6 +68,11 @@ export class AppError extends Error {
   }
 }
 
+/** Caller text echoed in a message, cut short: an answer never carries a megabyte of what was sent. */
+export function echoed(text: string, max = 64): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
+}
+
 export const unauthenticated = (message: string) => new AppError('unauthenticated', message)
 export const forbidden = (message: string) => new AppError('forbidden', message)
 export const notFound = (message = 'Not found') => new AppError('not_found', message)

@@ -22,7 +22,7 @@ import {
 import type { Plugin } from 'graphql-yoga'
 import type { Config } from './config.ts'
 import { AppError, toAppError } from './errors.ts'
-import { MAX_BODY_BYTES, readLimited } from './json-body.ts'
+import { firstTooDeep, MAX_BODY_BYTES, MAX_JSON_DEPTH, readLimited } from './json-body.ts'
 import { errorResponse } from './rest.ts'
 
 /**
@@ -149,6 +149,22 @@ export function operationLimitsRule(limits: GraphQLLimits = GRAPHQL_LIMITS): Val
 }
 
 /**
+ * JSON nested deeper than MAX_JSON_DEPTH is refused before JSON.parse sees it, as on the REST face:
+ * parsing half a million nested arrays alone holds the event loop for a tenth of a second, and
+ * everything after it (variable coercion, error rendering) recurses. One linear pass over the text
+ * Yoga's JSON parser would have read anyway.
+ */
+function boundJsonDepth(request: Request): void {
+  request.json = async () => {
+    const text = await request.text()
+    if (firstTooDeep(text) !== undefined) {
+      throw new GraphQLError(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } })
+    }
+    return JSON.parse(text) as unknown
+  }
+}
+
+/**
  * The GraphQL abuse limits as a Yoga plugin: request bodies over 1 MiB answer 413 with the REST
  * error body (as every face does); documents over the token limit fail to parse; the operation
  * limits and, when `GRAPHQL_INTROSPECTION` is false, a ban on `__schema`/`__type` run as
@@ -175,6 +191,7 @@ export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>
           }
           parsed = new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: bytes as Uint8Array<ArrayBuffer> })
         }
+        if (parsed.method === 'POST') boundJsonDepth(parsed)
         try {
           return await requestParser(parsed)
         } catch (error) {

@@ -49,8 +49,8 @@ export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   return parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
 }
 
-/** Position of the first bracket nested deeper than MAX_JSON_DEPTH (strings skipped), if any. */
-function firstTooDeep(text: string): number | undefined {
+/** Position of the first bracket nested deeper than MAX_JSON_DEPTH (strings skipped), if any. One linear pass. */
+export function firstTooDeep(text: string): number | undefined {
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -151,16 +151,39 @@ export async function readLimited(request: Request): Promise<Uint8Array> {
   return out
 }
 
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 1; i <= bytes.length; i++) {
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, i))
-    } catch {
-      // A truncated multi-byte sequence at the end is not yet an error; keep going until it is.
-      if (i === bytes.length || (bytes[i]! & 0xc0) !== 0x80) return Math.max(0, i - 1)
+/**
+ * Where the first invalid UTF-8 sequence starts (as Python reports a UnicodeDecodeError's position),
+ * in one pass: a lead byte says how many continuation bytes follow and what range the first may
+ * take, which also refuses overlong forms, surrogates and code points above U+10FFFF.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0
+  while (i < bytes.length) {
+    const lead = bytes[i]!
+    if (lead < 0x80) {
+      i++
+      continue
     }
+    let count: number
+    let min = 0x80
+    let max = 0xbf
+    if (lead >= 0xc2 && lead <= 0xdf) count = 1
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      count = 2
+      if (lead === 0xe0) min = 0xa0
+      else if (lead === 0xed) max = 0x9f
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      count = 3
+      if (lead === 0xf0) min = 0x90
+      else if (lead === 0xf4) max = 0x8f
+    } else return i
+    for (let k = 1; k <= count; k++) {
+      const next = bytes[i + k]
+      if (next === undefined || next < (k === 1 ? min : 0x80) || next > (k === 1 ? max : 0xbf)) return i
+    }
+    i += count + 1
   }
-  return 0
+  return bytes.length
 }
 
 class JsonSyntax extends Error {

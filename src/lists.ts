@@ -8,6 +8,8 @@ import { customIssue, isoDateTime, queryInt } from './validation.ts'
  * `heads`, and the common record fields. Modules add their own filters and columns.
  */
 export const MAX_LIMIT = 100
+/** Longer than any field name with its `-`; longer text is refused before it is looked up. */
+const MAX_ORDER_BY_LENGTH = 64
 
 /** Fields every record carries, in the order the reference lists them. */
 export const COMMON_FIELDS = ['uid', 'created_at', 'updated_at', 'is_deleted', 'meta_data', 'user_id'] as const
@@ -81,6 +83,7 @@ const pagingShape = {
 export function listQuerySchema<F extends z.ZodRawShape>(filters: F, orderable: readonly string[]) {
   const orderBy = z
     .string()
+    .max(MAX_ORDER_BY_LENGTH, { abort: true })
     .default('created_at')
     .superRefine((value, ctx) => {
       if (!orderable.includes(value.replace(/^-/, ''))) {

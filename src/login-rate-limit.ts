@@ -1,8 +1,9 @@
-import { Kind, getOperationAST, type DocumentNode, type FragmentDefinitionNode, type GraphQLError, type SelectionSetNode } from 'graphql'
+import type { DocumentNode, GraphQLError } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 import type { RequestContext, Services } from './context.ts'
 import { AppError } from './errors.ts'
 import { toGraphQLError } from './graphql-errors.ts'
+import { rootSelection } from './graphql-root-fields.ts'
 import { recordRateLimit, type RequestState } from './request-state.ts'
 
 /** The REST paths of login and refresh, with the seed's alternative prefix. */
@@ -57,27 +58,7 @@ function isAuthenticationFailure(error: GraphQLError): boolean {
 
 /** Response keys of the root `login`/`refresh` fields the executed mutation selects, through fragments. */
 export function loginResponseKeys(document: DocumentNode, operationName: string | undefined): string[] {
-  const operation = getOperationAST(document, operationName)
-  if (operation?.operation !== 'mutation') return []
-  const fragments = new Map<string, FragmentDefinitionNode>()
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition)
-  }
-  const keys: string[] = []
-  const seen = new Set<string>()
-  const visit = (selectionSet: SelectionSetNode) => {
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (LOGIN_FIELDS.has(selection.name.value)) keys.push(selection.alias?.value ?? selection.name.value)
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet)
-      } else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value)
-        const fragment = fragments.get(selection.name.value)
-        if (fragment) visit(fragment.selectionSet)
-      }
-    }
-  }
-  visit(operation.selectionSet)
-  return keys
+  const { operation, fields } = rootSelection(document, operationName)
+  if (operation !== 'mutation') return []
+  return fields.filter((field) => LOGIN_FIELDS.has(field.name)).map((field) => field.responseKey)
 }

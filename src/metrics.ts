@@ -102,7 +102,7 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
-export type RateLimitName = 'login_ip' | 'login_client' | 'api'
+export type RateLimitName = 'login_ip' | 'login_client_ip' | 'anon' | 'api'
 
 export interface PoolCounts {
   total: number
@@ -130,7 +130,8 @@ export class Metrics {
   )
   readonly rateLimitRejections = new Counter('rate_limit_rejections_total', 'Requests refused with 429, by limit.', [
     { limit: 'login_ip' },
-    { limit: 'login_client' },
+    { limit: 'login_client_ip' },
+    { limit: 'anon' },
     { limit: 'api' },
   ])
   readonly graphqlReplays = new Counter('graphql_replayed_total', 'GraphQL requests answered before Yoga with a recorded catalog answer.', [{}])

@@ -9,6 +9,7 @@ import type { Metrics, RateLimitName } from './metrics.ts'
 import { WindowCounters } from './window-counters.ts'
 
 const WINDOW_SECONDS = 60
+const DEFAULT_ANON_PER_MIN = 600
 const REDIS_ERROR_LOG_INTERVAL_MS = 60_000
 // After a Redis failure, how long to count in memory before trying Redis again.
 const STORE_RETRY_MS = 5_000
@@ -21,10 +22,14 @@ export interface RateLimitStatus {
   resetSeconds: number
 }
 
-/** Login and refresh attempts are counted per client id and per caller address. */
+/**
+ * What a login or refresh attempt is counted against: the caller's address, and the client it
+ * names together with that address. A stranger naming a client from elsewhere fills only their own
+ * counters, never the ones the client's own address uses.
+ */
 export interface LoginKeys {
-  clientId?: string
   ip?: string
+  client?: { id: string; ip: string }
 }
 
 export function rateLimitHeaders(status: RateLimitStatus): Record<string, string> {
@@ -52,6 +57,8 @@ export function tighter(a: RateLimitStatus | undefined, b: RateLimitStatus | und
 const clientKey = (clientId: string) =>
   /^[A-Za-z0-9_-]{1,64}$/.test(clientId) ? clientId : `sha256:${createHash('sha256').update(clientId).digest('hex')}`
 
+const clientIpKey = (client: { id: string; ip: string }) => `${clientKey(client.id)}@${ipRateLimitKey(client.ip)}`
+
 interface Limit {
   name: RateLimitName
   points: number
@@ -70,9 +77,11 @@ export interface RateLimitsOptions {
 }
 
 /**
- * The service's rate limits (DESIGN §6): login and refresh `RATE_LIMIT_LOGIN_PER_MIN` per client
- * id and per IP, where every attempt counts one point and a failed one a second point; other calls
- * `RATE_LIMIT_API_PER_MIN` per client. Fixed one-minute windows per key.
+ * The service's rate limits (docs/operations.md, "Rate limits"): login and refresh
+ * `RATE_LIMIT_LOGIN_PER_MIN` per address and per (client id, address), where every attempt counts
+ * one point and a failed one a second point; calls without a valid access token
+ * `RATE_LIMIT_ANON_PER_MIN` per address; other calls `RATE_LIMIT_API_PER_MIN` per client, where a
+ * GraphQL request counts one call per root mutation field. Fixed one-minute windows per key.
  *
  * Counters live in Redis when `REDIS_URL` is set, so every process shares them; otherwise in
  * memory. When Redis fails (refused, reset, or silent past its command timeout), each process
@@ -88,7 +97,9 @@ export class RateLimits {
   #storeRetryAt = 0
   #lastStoreErrorLog = 0
 
-  constructor(config: Pick<Config, 'redisUrl' | 'rateLimitLoginPerMin' | 'rateLimitApiPerMin'>, logger: Logger, metrics: Metrics, options: RateLimitsOptions = {}) {
+  constructor(
+    config: Pick<Config, 'redisUrl' | 'rateLimitLoginPerMin' | 'rateLimitApiPerMin'> & Partial<Pick<Config, 'rateLimitAnonPerMin'>>,
+    logger: Logger, metrics: Metrics, options: RateLimitsOptions = {}) {
     this.#logger = logger
     this.#metrics = metrics
     const prefix = options.keyPrefix ?? 'exchange:rl'
@@ -109,7 +120,8 @@ export class RateLimits {
     }
     this.#limits = {
       login_ip: limit('login_ip', config.rateLimitLoginPerMin),
-      login_client: limit('login_client', config.rateLimitLoginPerMin),
+      login_client_ip: limit('login_client_ip', config.rateLimitLoginPerMin),
+      anon: limit('anon', config.rateLimitAnonPerMin ?? DEFAULT_ANON_PER_MIN),
       api: limit('api', config.rateLimitApiPerMin),
     }
   }
@@ -119,34 +131,45 @@ export class RateLimits {
    * attempt does any work. Throws `rate_limited` (429) when any of them is over its limit.
    */
   async checkLogin(keys: LoginKeys, points = 1): Promise<RateLimitStatus | undefined> {
-    const counts: (Outcome | Promise<Outcome>)[] = []
-    if (keys.ip !== undefined) counts.push(this.#count(this.#limits.login_ip, ipRateLimitKey(keys.ip), points))
-    if (keys.clientId !== undefined) counts.push(this.#count(this.#limits.login_client, clientKey(keys.clientId), points))
-    const outcomes = counts.some((c) => c instanceof Promise) ? await Promise.all(counts) : (counts as Outcome[])
-    let refused: AppError | undefined
-    let status: RateLimitStatus | undefined
-    for (const outcome of outcomes) {
-      if (!(outcome instanceof AppError)) status = tighter(status, outcome)
-      else if (!refused || Number(outcome.headers?.['retry-after']) > Number(refused.headers?.['retry-after'])) refused = outcome
-    }
-    if (refused) throw refused
-    return status
-  }
-
-  /** After a failed login or refresh: one more point per key, so a failure counts double. Never throws. */
-  async penaliseLogin(keys: LoginKeys, points = 1): Promise<void> {
-    const penalties: Promise<void>[] = []
-    if (keys.ip !== undefined) penalties.push(this.#penalise(this.#limits.login_ip, ipRateLimitKey(keys.ip), points))
-    if (keys.clientId !== undefined) penalties.push(this.#penalise(this.#limits.login_client, clientKey(keys.clientId), points))
-    await Promise.all(penalties)
+    return settle(await this.#each(keys, (limit, key) => this.#count(limit, key, points)))
   }
 
   /**
-   * Counts one call of an authenticated client; throws `rate_limited` (429) over the limit. In
-   * memory the answer is immediate (no promise): this runs on every authenticated request.
+   * Throws `rate_limited` (429) when any key has already used its allowance, counting nothing: for
+   * a refresh, which counts against its client only once its token is proven genuine.
    */
-  consumeApi(clientId: string): RateLimitStatus | Promise<RateLimitStatus> {
-    const outcome = this.#count(this.#limits.api, clientKey(clientId), 1)
+  async peekLogin(keys: LoginKeys): Promise<void> {
+    settle(await this.#each(keys, (limit, key) => this.#peek(limit, key)))
+  }
+
+  /** Points counted without a check (a failure's second point, or a proven refresh). Never throws. */
+  async penaliseLogin(keys: LoginKeys, points = 1): Promise<void> {
+    await this.#each(keys, (limit, key) => this.#penalise(limit, key, points))
+  }
+
+  /**
+   * Counts `points` calls of an authenticated client; throws `rate_limited` (429) when they do not
+   * all fit in what is left, and then takes them back: a request refused whole has done nothing, so
+   * it costs nothing. In memory
+   * the answer is immediate (no promise): this runs on every authenticated request.
+   */
+  consumeApi(clientId: string, points = 1): RateLimitStatus | Promise<RateLimitStatus> {
+    const key = clientKey(clientId)
+    const outcome = this.#count(this.#limits.api, key, points)
+    if (outcome instanceof Promise) {
+      return outcome.then(async (o) => {
+        if (o instanceof AppError) await this.#penalise(this.#limits.api, key, -points)
+        return statusOrThrow(o)
+      })
+    }
+    // In memory the refund is synchronous too (`#penalise` awaits nothing there).
+    if (outcome instanceof AppError) void this.#penalise(this.#limits.api, key, -points)
+    return statusOrThrow(outcome)
+  }
+
+  /** Counts one call made without a valid access token, per address; throws `rate_limited` (429) over the limit. */
+  consumeAnon(ip: string): RateLimitStatus | Promise<RateLimitStatus> {
+    const outcome = this.#count(this.#limits.anon, ipRateLimitKey(ip), 1)
     if (outcome instanceof Promise) return outcome.then(statusOrThrow)
     return statusOrThrow(outcome)
   }
@@ -169,6 +192,31 @@ export class RateLimits {
   async close(): Promise<void> {
     if (!this.#redis) return
     await this.#redis.quit().catch(() => this.#redis!.disconnect())
+  }
+
+  #each<T>(keys: LoginKeys, run: (limit: Limit, key: string) => T | Promise<T>): Promise<T[]> | T[] {
+    const results: (T | Promise<T>)[] = []
+    if (keys.ip !== undefined) results.push(run(this.#limits.login_ip, ipRateLimitKey(keys.ip)))
+    if (keys.client !== undefined) results.push(run(this.#limits.login_client_ip, clientIpKey(keys.client)))
+    return results.some((r) => r instanceof Promise) ? Promise.all(results) : (results as T[])
+  }
+
+  /** Where `key` stands, counting nothing: the 429 to answer when its allowance is used up. */
+  #peek(limit: Limit, key: string): Outcome | Promise<Outcome> {
+    if (!this.#usesStore(limit)) {
+      const { points, msLeft } = limit.memory.peek(key)
+      return this.#outcome(limit, statusOf(limit, limit.points - points, msLeft), points >= limit.points)
+    }
+    return limit.store!.get(key).then(
+      (res) => {
+        const used = res?.consumedPoints ?? 0
+        return this.#outcome(limit, statusOf(limit, limit.points - used, res?.msBeforeNext ?? WINDOW_SECONDS * 1000), used >= limit.points)
+      },
+      (error: unknown) => {
+        this.#storeFailing(error)
+        return this.#peek(limit, key)
+      },
+    )
   }
 
   /** Counts `points` for `key`: on the shared counters, or on this process's while they fail. */
@@ -201,7 +249,7 @@ export class RateLimits {
   async #penalise(limit: Limit, key: string, points: number): Promise<void> {
     if (this.#usesStore(limit)) {
       try {
-        await limit.store!.penalty(key, points)
+        await (points < 0 ? limit.store!.reward(key, -points) : limit.store!.penalty(key, points))
         return
       } catch (error) {
         this.#storeFailing(error)
@@ -231,6 +279,19 @@ export class RateLimits {
 /** Where a caller stands with `remainingPoints` left in a window that ends in `msLeft`. */
 function statusOf(limit: Limit, remainingPoints: number, msLeft: number): RateLimitStatus {
   return { limit: limit.points, remaining: Math.max(0, remainingPoints), resetSeconds: Math.max(1, Math.ceil(msLeft / 1000)) }
+}
+
+/** The tightest status of several counts, or the refusal that lasts longest among them. */
+function settle(outcomes: (Outcome | undefined)[]): RateLimitStatus | undefined {
+  let refused: AppError | undefined
+  let status: RateLimitStatus | undefined
+  for (const outcome of outcomes) {
+    if (outcome === undefined) continue
+    if (!(outcome instanceof AppError)) status = tighter(status, outcome)
+    else if (!refused || Number(outcome.headers?.['retry-after']) > Number(refused.headers?.['retry-after'])) refused = outcome
+  }
+  if (refused) throw refused
+  return status
 }
 
 function statusOrThrow(outcome: Outcome): RateLimitStatus {

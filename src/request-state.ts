@@ -17,6 +17,8 @@ export interface RequestState {
   operationName: string | undefined
   /** The response carries tokens: no cache may store it (RFC 6749 §5.1). */
   carriesTokens: boolean
+  /** Counted once against the anonymous limit already. */
+  anonymousCounted: boolean
 }
 
 /**
@@ -37,6 +39,7 @@ export function openRequestState(
     rateLimit: undefined,
     operationName: undefined,
     carriesTokens: false,
+    anonymousCounted: false,
   }
 }
 

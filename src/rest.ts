@@ -25,6 +25,12 @@ export interface Route {
   /** `/api/exchange/v1/orders/:uid` — `:name` matches one path segment. */
   path: string
   handler: (req: RestRequest) => Promise<RestResult> | RestResult
+  /**
+   * Served without an access token (login, refresh, the public keys, health). Every other route
+   * authenticates the caller before its handler runs, so a missing or bad token is answered 401
+   * before anything reads or validates the body.
+   */
+  public?: boolean
 }
 
 interface CompiledRoute extends Route {
@@ -151,6 +157,7 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
       }
       route = match.route.path
       await hooks.beforeHandler?.(match.route, ctx)
+      if (!match.route.public) await ctx.auth.principal()
       let parsedBody: Promise<unknown> | undefined
       const result = await match.route.handler({
         params: match.params,

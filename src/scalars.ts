@@ -1,17 +1,24 @@
 import { GraphQLError, Kind } from 'graphql'
 import { builder } from './builder.ts'
+import { DECIMAL_TEXT } from './modules/exchange/decimal.ts'
 
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/
+/**
+ * Longer text is refused before the pattern runs. graphql-js parses literals while validating, before
+ * any resolver or token check, so this bound protects every caller. Longer than any decimal an order
+ * accepts, so the operation's own check (`value_error.any_str.max_length`) still reports those.
+ */
+export const MAX_SCALAR_DECIMAL_LENGTH = 256
+const isDecimalText = (value: unknown): value is string => typeof value === 'string' && value.length <= MAX_SCALAR_DECIMAL_LENGTH && DECIMAL_TEXT.test(value)
 
 builder.scalarType('Decimal', {
   description: 'An exact decimal number, carried as a string (never a float).',
   serialize: (value) => String(value),
   parseValue: (value) => {
-    if (typeof value !== 'string' || !DECIMAL.test(value)) throw new GraphQLError('Decimal must be a string such as "12.50"')
+    if (!isDecimalText(value)) throw new GraphQLError('Decimal must be a string such as "12.50"')
     return value
   },
   parseLiteral: (node) => {
-    if (node.kind !== Kind.STRING || !DECIMAL.test(node.value)) throw new GraphQLError('Decimal must be a string such as "12.50"')
+    if (node.kind !== Kind.STRING || !isDecimalText(node.value)) throw new GraphQLError('Decimal must be a string such as "12.50"')
     return node.value
   },
 })

@@ -11,6 +11,7 @@ import { symbolsResultCachePlugin } from './modules/exchange/symbols-result-cach
 import { SymbolsReplay, type ReplayHandoff, type ReplayHooks } from './modules/exchange/symbols-replay.ts'
 import { toGraphQLError } from './graphql-errors.ts'
 import { graphqlLimitsPlugin } from './graphql-limits.ts'
+import { graphqlRateLimitsPlugin } from './graphql-rate-limits.ts'
 import { checkLoginAttempt, LOGIN_PATHS, loginRateLimitPlugin, penaliseFailedLogin } from './login-rate-limit.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from './metrics-endpoint.ts'
 import { logFailure, requestFinisher, requestLogPlugin, type HeaderSink } from './request-log.ts'
@@ -54,7 +55,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: config.graphiql ? { title: 'Exchange API' } : false,
-    renderGraphiQL,
+    renderGraphiQL: renderGraphiQLOnce,
     cors,
     logging: false,
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
@@ -66,6 +67,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     plugins: [
       requestLogPlugin(services, states, finish, (pathname) => (servedByYoga(pathname) ? pathname : (router.pattern('OPTIONS', pathname) ?? UNMATCHED_ROUTE))),
       metricsEndpointPlugin(services),
+      graphqlRateLimitsPlugin(services, states, GRAPHQL_PATH),
       loginRateLimitPlugin(services),
       graphqlLimitsPlugin(config),
       noStorePlugin(states),
@@ -109,6 +111,20 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, res, error))
     },
   }
+}
+
+const graphiqlPages = new Map<string, Buffer>()
+/**
+ * GraphiQL's page, rendered and encoded once per set of options: it inlines ~9 MB of editor code,
+ * and rendering it (JSON-escaping that code), then encoding the text, on every request held the
+ * event loop for tens of milliseconds. Yoga hands what this returns to `new Response`, which takes
+ * the bytes as they are.
+ */
+function renderGraphiQLOnce(options: Parameters<typeof renderGraphiQL>[0]): string {
+  const key = JSON.stringify(options ?? null)
+  let page = graphiqlPages.get(key)
+  if (page === undefined) graphiqlPages.set(key, (page = Buffer.from(renderGraphiQL(options))))
+  return page as unknown as string
 }
 
 /** A fault outside every handler's own error handling: logged, answered 500 if still possible. */

@@ -5,11 +5,11 @@ import { ReadCoalescer } from './read-coalescer.ts'
 import { TokenVerifier } from './auth-context.ts'
 import type { Config } from './config.ts'
 import type { Services } from './context.ts'
-import { openDatabase } from './db.ts'
+import { openDatabase, type Db } from './db.ts'
 import { migrateToLatest } from './migrate.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from './modules/auth/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from './modules/auth/session-writes.ts'
-import { KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
+import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from './modules/auth/signing-keys.ts'
 import { orderWriteBatches, OrderWrites } from './modules/exchange/order-writes.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from './modules/exchange/symbols-cache.ts'
 
@@ -27,6 +27,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations')
     const keys = new KeyStore(database.db, config.keyEncryptionKey)
     await keys.init()
+    await warnOfPlainKeys(database.db, config, logger)
     const revocations = new RevocationCache(database.db, config)
     await revocations.reload()
     const symbolsCache = new SymbolsCache(database.db)
@@ -35,7 +36,10 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
-    const sessionWrites = new SessionWrites(database.db, { maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize) })
+    const sessionWrites = new SessionWrites(database.db, {
+      maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize),
+      sessionMaxAge: config.sessionMaxAge,
+    })
     const orderWrites = new OrderWrites(database.db, { maxConcurrentBatches: orderWriteBatches(database.kind, config.dbPoolSize) })
     return {
       config,
@@ -57,6 +61,16 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     await database.close()
     throw error
   }
+}
+
+/** Private signing keys stored unencrypted are said at every start, with what to do about it. */
+async function warnOfPlainKeys(db: Db, config: Config, logger: Logger): Promise<void> {
+  if (!config.keyEncryptionKey) {
+    logger.warn('KEY_ENCRYPTION_KEY is not set: private signing keys are stored unencrypted in the database (see docs/operations.md)')
+    return
+  }
+  const plain = await countPlainKeys(db)
+  if (plain > 0) logger.warn({ keys: plain }, 'some private signing keys are stored unencrypted: run `keys encrypt` to encrypt them')
 }
 
 export async function closeServices(services: Services): Promise<void> {

@@ -47,7 +47,32 @@ function inputAt(root: unknown, path: PropertyKey[]): unknown {
   return value
 }
 
+// What `detail` echoes of a value it refuses: enough to recognise it, never a megabyte of it.
+const MAX_ECHOED_TEXT = 1024
+const MAX_ECHOED_JSON = 4096
+
+/** `input` as a `detail` item carries it: long text cut short (with `…`), a large structure left out. */
+function echoedInput(input: unknown): unknown {
+  if (typeof input === 'string') return input.length > MAX_ECHOED_TEXT ? `${input.slice(0, MAX_ECHOED_TEXT)}…` : input
+  if (input === null || typeof input !== 'object') return input
+  return (JSON.stringify(input)?.length ?? 0) > MAX_ECHOED_JSON ? undefined : input
+}
+
 function issueToDetail(issue: z.core.$ZodIssue, location: Location, root: unknown): ValidationIssue[] {
+  return withoutHugeInput(issueToDetailItems(issue, location, root))
+}
+
+function withoutHugeInput(items: ValidationIssue[]): ValidationIssue[] {
+  for (const item of items) {
+    if (!('input' in item)) continue
+    const input = echoedInput(item.input)
+    if (input === undefined) delete item.input
+    else item.input = input
+  }
+  return items
+}
+
+function issueToDetailItems(issue: z.core.$ZodIssue, location: Location, root: unknown): ValidationIssue[] {
   const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)))
   const loc = [location, ...path]
   const input = 'input' in issue && issue.input !== undefined ? issue.input : inputAt(root, issue.path)
@@ -141,11 +166,14 @@ export const queryBool = z.preprocess(
   z.boolean(),
 )
 
+// `2026-11-25T21:30:00.123456+03:30` is 32 characters; longer text is refused before the pattern runs.
+const MAX_DATETIME_LENGTH = 40
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/i
 
 /** ISO 8601 with a time part and a zone (`Z` or `±hh:mm`); normalised to a UTC timestamp string. */
 export const isoDateTime = z
   .string()
+  .max(MAX_DATETIME_LENGTH, { abort: true })
   .superRefine((s, ctx) => {
     if (!ISO_DATETIME.test(s) || Number.isNaN(Date.parse(s.replace(' ', 'T')))) {
       customIssue(ctx, { type: 'value_error.datetime', msg: 'invalid datetime format', input: s })

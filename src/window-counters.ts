@@ -41,6 +41,14 @@ export class WindowCounters {
     return { points: window.points, msLeft: window.endsAt - now }
   }
 
+  /** `key`'s points in its current window (0 when it has none), counting nothing. */
+  peek(key: string): WindowCount {
+    const now = this.clock()
+    const window = this.#windows.get(key)
+    if (!window || window.endsAt <= now) return { points: 0, msLeft: this.windowMs }
+    return { points: window.points, msLeft: window.endsAt - now }
+  }
+
   /** Keys held: those seen within the last one or two window lengths. */
   get size(): number {
     return this.#windows.size

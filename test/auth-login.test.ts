@@ -72,6 +72,7 @@ describe('POST /api/sso/v1/auth/login', () => {
       token_type: 'refresh',
       session_id: res.body.session_id,
       tenant_id: bank.tenant_id,
+      session_exp: res.body.iat + 30 * 86_400,
     })
     expect(refresh.jti).not.toBe(res.body.jti)
     const session = await findSession(server.services.db, res.body.session_id)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deactivateClient } from '../src/modules/auth/clients.ts'
+import { deactivateClient, revokeSessionsOfClient, rotateClientSecret } from '../src/modules/auth/clients.ts'
 import { RevocationCache } from '../src/modules/auth/revocations.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { eventually } from './helpers/eventually.ts'
@@ -52,6 +52,44 @@ describe('revocation reaches running servers within 5 seconds', () => {
       .execute()
     expect(await refusedWithin(bank.clientId, second.body.tokens.access, 5000)).toBeLessThan(5000)
     expect((await whoAmI(bank.clientId, bank.token)).status).toBe(200) // the other session lives on
+  })
+})
+
+describe('a new secret or an operator ends the sessions of a client', () => {
+  const refresh = (refresh_token: string) => server.request('POST', '/api/sso/v1/auth/refresh', { body: { refresh_token } })
+  const login = (client_id: string, client_secret: string) => server.request('POST', '/api/sso/v1/auth/login', { body: { client_id, client_secret } })
+
+  it('rotate-secret refuses the old access and refresh tokens within 5 s, and the new secret works', async () => {
+    const bank = await createTestClient(server)
+    const other = await createTestClient(server)
+    const session = (await login(bank.clientId, bank.clientSecret)).body
+    // As the CLI does it, from outside the server: the server learns of it only from the database.
+    const rotated = await rotateClientSecret(server.services.db, bank.clientId)
+    expect(rotated).toEqual({ client_id: bank.clientId, client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), revoked_sessions: 2 })
+    expect(await refusedWithin(bank.clientId, session.tokens.access, 5000)).toBeLessThan(5000)
+    expect(await refusedWithin(bank.clientId, bank.token, 5000)).toBeLessThan(5000)
+    const refused = await refresh(session.tokens.refresh)
+    expect(refused.status).toBe(401)
+    expect(refused.body).toEqual({ message: 'JWT has an invalid format', error: 'Unauthorized', detail: 'JWT has an invalid format' })
+    expect((await login(bank.clientId, bank.clientSecret)).status).toBe(401)
+    const fresh = await login(bank.clientId, rotated.client_secret)
+    expect(fresh.status).toBe(200)
+    expect((await whoAmI(bank.clientId, fresh.body.tokens.access)).status).toBe(200)
+    expect((await refresh(fresh.body.tokens.refresh)).status).toBe(200)
+    // Another client is untouched.
+    expect((await whoAmI(other.clientId, other.token)).status).toBe(200)
+  })
+
+  it('revoke-sessions ends every session and keeps the secret', async () => {
+    const bank = await createTestClient(server)
+    const session = (await login(bank.clientId, bank.clientSecret)).body
+    expect(await revokeSessionsOfClient(server.services.db, bank.clientId)).toEqual({ client_id: bank.clientId, revoked_sessions: 2 })
+    expect(await refusedWithin(bank.clientId, session.tokens.access, 5000)).toBeLessThan(5000)
+    expect((await refresh(session.tokens.refresh)).status).toBe(401)
+    const again = await login(bank.clientId, bank.clientSecret)
+    expect(again.status).toBe(200)
+    expect((await whoAmI(bank.clientId, again.body.tokens.access)).status).toBe(200)
+    await expect(revokeSessionsOfClient(server.services.db, randomUUID())).rejects.toThrow(/does not exist/)
   })
 })
 

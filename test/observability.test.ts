@@ -149,7 +149,8 @@ describe('metrics', () => {
     expect(metrics.get('auth_refresh_reuse_detected_total')).toBe(counted('auth_refresh_reuse_detected_total') + 1)
     expect(metrics.get('rate_limit_rejections_total{limit="api"}')).toBe(0)
     expect(metrics.get('rate_limit_rejections_total{limit="login_ip"}')).toBe(0)
-    expect(metrics.get('rate_limit_rejections_total{limit="login_client"}')).toBe(0)
+    expect(metrics.get('rate_limit_rejections_total{limit="login_client_ip"}')).toBe(0)
+    expect(metrics.get('rate_limit_rejections_total{limit="anon"}')).toBe(0)
     const pool = ['total', 'idle', 'waiting'].map((state) => metrics.get(`db_pool_connections{state="${state}"}`))
     if (onPostgres) {
       expect(pool[0]).toBeGreaterThanOrEqual(1)

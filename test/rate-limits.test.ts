@@ -23,10 +23,10 @@ async function readyLimits(options: Parameters<typeof limits>[0] = {}) {
   if (options.redisUrl) expect(await made.rateLimits.ready(5000)).toBe(true)
   return made
 }
-function limits(options: { login?: number; api?: number; redisUrl?: string; keyPrefix?: string } = {}) {
+function limits(options: { login?: number; api?: number; anon?: number; redisUrl?: string; keyPrefix?: string } = {}) {
   const metrics = new Metrics(pool)
   const rateLimits = new RateLimits(
-    { redisUrl: options.redisUrl, rateLimitLoginPerMin: options.login ?? 3, rateLimitApiPerMin: options.api ?? 5 },
+    { redisUrl: options.redisUrl, rateLimitLoginPerMin: options.login ?? 3, rateLimitApiPerMin: options.api ?? 5, rateLimitAnonPerMin: options.anon ?? 600 },
     silent,
     metrics,
     { keyPrefix: options.keyPrefix ?? `test:${randomUUID()}` },
@@ -50,32 +50,67 @@ async function refusal(check: Promise<unknown> | (() => unknown)): Promise<AppEr
 
 /** The same behaviour whether counters live in memory or in Redis. */
 function limiterBehaviour(redisUrl: string | undefined) {
-  it('counts login attempts per IP and per client id, each on its own', async () => {
+  it('counts login attempts per IP and per (client id, IP), each on its own', async () => {
     const { rateLimits, metrics } = await readyLimits({ login: 3, redisUrl })
-    expect(await rateLimits.checkLogin({ ip: '10.0.0.1', clientId: 'bank-a' })).toMatchObject({ limit: 3, remaining: 2 })
-    await rateLimits.checkLogin({ ip: '10.0.0.1', clientId: 'bank-b' })
-    expect(await rateLimits.checkLogin({ ip: '10.0.0.2', clientId: 'bank-a' })).toMatchObject({ limit: 3, remaining: 1 })
-    // 10.0.0.1 has used its 3rd attempt; bank-a its 3rd with the next one.
+    const bankA = (ip: string) => ({ id: 'bank-a', ip })
+    expect(await rateLimits.checkLogin({ ip: '10.0.0.1', client: bankA('10.0.0.1') })).toMatchObject({ limit: 3, remaining: 2 })
+    await rateLimits.checkLogin({ ip: '10.0.0.1', client: { id: 'bank-b', ip: '10.0.0.1' } })
+    expect(await rateLimits.checkLogin({ ip: '10.0.0.2', client: bankA('10.0.0.2') })).toMatchObject({ limit: 3, remaining: 2 })
+    // 10.0.0.1 has used its 3rd attempt.
     expect(await rateLimits.checkLogin({ ip: '10.0.0.1' })).toMatchObject({ remaining: 0 })
-    const byIp = await refusal(rateLimits.checkLogin({ ip: '10.0.0.1', clientId: 'bank-c' }))
+    const byIp = await refusal(rateLimits.checkLogin({ ip: '10.0.0.1', client: { id: 'bank-c', ip: '10.0.0.1' } }))
     expect(byIp).toBeInstanceOf(AppError)
     expect(byIp.kind).toBe('rate_limited')
     expect(byIp.status).toBe(429)
-    expect(await rateLimits.checkLogin({ clientId: 'bank-a' })).toMatchObject({ remaining: 0 })
-    expect((await refusal(rateLimits.checkLogin({ ip: '10.0.0.9', clientId: 'bank-a' }))).kind).toBe('rate_limited')
+    // bank-a from 10.0.0.2 uses up its own allowance there, and only there.
+    expect(await rateLimits.checkLogin({ client: bankA('10.0.0.2') })).toMatchObject({ remaining: 1 })
+    expect(await rateLimits.checkLogin({ client: bankA('10.0.0.2') })).toMatchObject({ remaining: 0 })
+    expect((await refusal(rateLimits.checkLogin({ client: bankA('10.0.0.2') }))).kind).toBe('rate_limited')
+    expect(await rateLimits.checkLogin({ client: bankA('10.0.0.9') })).toMatchObject({ remaining: 2 })
     expect(metrics.rateLimitRejections.value({ limit: 'login_ip' })).toBe(1)
-    expect(metrics.rateLimitRejections.value({ limit: 'login_client' })).toBe(1)
+    expect(metrics.rateLimitRejections.value({ limit: 'login_client_ip' })).toBe(1)
   })
 
   it('makes a failed attempt count double', async () => {
     const { rateLimits } = await readyLimits({ login: 4, redisUrl })
-    await rateLimits.checkLogin({ ip: '10.1.0.1', clientId: 'bank-f' })
-    await rateLimits.penaliseLogin({ ip: '10.1.0.1', clientId: 'bank-f' })
-    await rateLimits.checkLogin({ ip: '10.1.0.1', clientId: 'bank-f' })
-    await rateLimits.penaliseLogin({ ip: '10.1.0.1', clientId: 'bank-f' })
+    const client = { id: 'bank-f', ip: '10.1.0.1' }
+    await rateLimits.checkLogin({ ip: '10.1.0.1', client })
+    await rateLimits.penaliseLogin({ ip: '10.1.0.1', client })
+    await rateLimits.checkLogin({ ip: '10.1.0.1', client })
+    await rateLimits.penaliseLogin({ ip: '10.1.0.1', client })
     // Two failed attempts used all four points of both keys.
     expect((await refusal(rateLimits.checkLogin({ ip: '10.1.0.1' }))).kind).toBe('rate_limited')
-    expect((await refusal(rateLimits.checkLogin({ clientId: 'bank-f' }))).kind).toBe('rate_limited')
+    expect((await refusal(rateLimits.checkLogin({ client }))).kind).toBe('rate_limited')
+  })
+
+  it('peeks at a login allowance without counting', async () => {
+    const { rateLimits } = await readyLimits({ login: 2, redisUrl })
+    const client = { id: 'bank-p', ip: '10.2.0.1' }
+    for (let i = 0; i < 5; i++) await rateLimits.peekLogin({ client })
+    await rateLimits.penaliseLogin({ client })
+    await rateLimits.peekLogin({ client })
+    await rateLimits.penaliseLogin({ client })
+    const refused = await refusal(rateLimits.peekLogin({ client }))
+    expect(refused.kind).toBe('rate_limited')
+    expect(refused.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0' })
+  })
+
+  it('counts several API calls at once, and refuses them whole without counting them', async () => {
+    const { rateLimits } = await readyLimits({ api: 5, redisUrl })
+    expect(await rateLimits.consumeApi('client-m', 3)).toMatchObject({ remaining: 2 })
+    expect((await refusal(() => rateLimits.consumeApi('client-m', 3))).kind).toBe('rate_limited')
+    // The refused three were given back: two calls are still left.
+    expect(await rateLimits.consumeApi('client-m', 2)).toMatchObject({ remaining: 0 })
+    expect((await refusal(() => rateLimits.consumeApi('client-m'))).kind).toBe('rate_limited')
+  })
+
+  it('limits calls without a valid token per address', async () => {
+    const { rateLimits, metrics } = await readyLimits({ anon: 2, redisUrl })
+    expect(await rateLimits.consumeAnon('10.3.0.1')).toMatchObject({ limit: 2, remaining: 1 })
+    await rateLimits.consumeAnon('10.3.0.1')
+    expect((await refusal(() => rateLimits.consumeAnon('10.3.0.1'))).kind).toBe('rate_limited')
+    expect(await rateLimits.consumeAnon('10.3.0.2')).toMatchObject({ remaining: 1 })
+    expect(metrics.rateLimitRejections.value({ limit: 'anon' })).toBe(1)
   })
 
   it('refuses with Retry-After and the RateLimit-* headers', async () => {
@@ -91,9 +126,9 @@ function limiterBehaviour(redisUrl: string | undefined) {
   it('keeps keys short whatever a body carries as client id', async () => {
     const { rateLimits } = await readyLimits({ login: 1, redisUrl })
     const huge = 'x'.repeat(100_000)
-    await rateLimits.checkLogin({ clientId: huge })
-    expect((await refusal(rateLimits.checkLogin({ clientId: huge }))).kind).toBe('rate_limited')
-    await rateLimits.checkLogin({ clientId: `${huge}y` })
+    await rateLimits.checkLogin({ client: { id: huge, ip: '10.4.0.1' } })
+    expect((await refusal(rateLimits.checkLogin({ client: { id: huge, ip: '10.4.0.1' } }))).kind).toBe('rate_limited')
+    await rateLimits.checkLogin({ client: { id: `${huge}y`, ip: '10.4.0.1' } })
   })
 }
 
@@ -128,7 +163,8 @@ describe.skipIf(!redisTestUrl)('rate limits in Redis', () => {
     // The counters are Redis keys that expire with the window.
     const redis = new Redis(redisTestUrl!)
     try {
-      expect(await redis.get(`${keyPrefix}:api:shared-client`)).toBe('5')
+      // The refused fifth call was given back.
+      expect(await redis.get(`${keyPrefix}:api:shared-client`)).toBe('4')
       expect(await redis.pttl(`${keyPrefix}:api:shared-client`)).toBeGreaterThan(50_000)
       expect(await redis.get(`${keyPrefix}:login_ip:192.0.2.7`)).toBe('3')
     } finally {
@@ -284,10 +320,8 @@ describe('rate limits over HTTP', () => {
     const touched = app.calls.touch
     const refused = await server.graphql('mutation { touch }', undefined, { token: client.token })
     expect(refused.status).toBe(429)
-    expect(refused.data).toBeNull()
-    expect(refused.errors).toEqual([
-      { message: 'Too many requests', locations: [{ line: 1, column: 12 }], path: ['touch'], extensions: { code: 'RATE_LIMITED', error: 'rate_limited' } },
-    ])
+    expect(refused.data).toBeUndefined()
+    expect(refused.errors).toEqual([{ message: 'Too many requests', extensions: { code: 'RATE_LIMITED', error: 'rate_limited' } }])
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
     expect(refused.headers.get('ratelimit-remaining')).toBe('0')
     expect(app.calls.touch).toBe(touched)

@@ -55,8 +55,8 @@ describe.skipIf(!onPostgres)('the refresh-token rotation plan', () => {
     const token: string = res.body.tokens.refresh
     const claims = decodeJwt(token) as { jti: string; session_id: string; sub: string; tenant_id: string }
     const { rows } = await connection.query(
-      `select * from rotate_refresh_tokens($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::boolean[], $7::uuid[], $8::text[], $9::timestamp(6)[])`,
-      [[claims.jti], [claims.session_id], [claims.sub], [claims.tenant_id], [tokenSha256(token)], [false], [randomUUID()], ['0'.repeat(64)], [timestampAt(Math.floor(Date.now() / 1000) + 3600)]],
+      `select * from rotate_refresh_tokens($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::boolean[], $7::uuid[], $8::text[], $9::timestamp(6)[], $10::integer)`,
+      [[claims.jti], [claims.session_id], [claims.sub], [claims.tenant_id], [tokenSha256(token)], [false], [randomUUID()], ['0'.repeat(64)], [timestampAt(Math.floor(Date.now() / 1000) + 3600)], 86400],
     )
     return rows
   }

@@ -13,11 +13,12 @@ let url: string
 
 beforeAll(async () => {
   const router = new Router([
-    { method: 'POST', path: '/echo', handler: async ({ body }) => ({ status: 201, body: { received: await body() } }) },
-    { method: 'GET', path: '/items/:id', handler: ({ params, query }) => ({ body: { params, query } }) },
+    { method: 'POST', path: '/echo', public: true, handler: async ({ body }) => ({ status: 201, body: { received: await body() } }) },
+    { method: 'GET', path: '/items/:id', public: true, handler: ({ params, query }) => ({ body: { params, query } }) },
     {
       method: 'GET',
       path: '/explode',
+      public: true,
       handler: () => {
         throw new Error('secret internals: SELECT * FROM clients')
       },
@@ -25,6 +26,7 @@ beforeAll(async () => {
     {
       method: 'GET',
       path: '/db-down',
+      public: true,
       handler: () => {
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
       },

@@ -19,7 +19,7 @@ export interface TestClient {
  */
 export async function createTestClient(server: TestServer, input: Partial<CreateClientInput> = {}): Promise<TestClient> {
   const created = await createClient(server.services.db, { name: input.name ?? `Bank ${randomUUID().slice(0, 8)}`, ...input })
-  const { tokens } = await login(server.services, { client_id: created.client_id, client_secret: created.client_secret })
+  const { tokens } = await login(server.services, { client_id: created.client_id, client_secret: created.client_secret }, '127.0.0.1')
   return {
     clientId: created.client_id,
     clientSecret: created.client_secret,

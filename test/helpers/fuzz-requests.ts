@@ -486,9 +486,63 @@ function malformedRequest(r: Random, ctx: FuzzContext): FuzzRequest {
   }
 }
 
+// Just under the 1 MiB body limit once the rest of a JSON body is around it.
+const NEAR_LIMIT = 1024 * 1024 - 600
+const BODY_FIELDS = ['client_id', 'client_secret', 'refresh_token', 'client_order_id', 'symbol', 'side', 'type', 'quantity', 'price', 'username', 'email']
+
+/** One megabyte where a few bytes belong: every body field, header, query value and nesting level. */
+function longInputRequest(r: Random, ctx: FuzzContext): FuzzRequest {
+  const huge = (n = NEAR_LIMIT) => r.pick(['1', '9', 'a', '.', ' ']).repeat(n - 1) + r.pick(['x', '1', '.', '"', '\\'])
+  const route = r.pick(ctx.routes.filter((route) => route.method === 'POST'))
+  const headers = commonHeaders(r, ctx, Buffer.alloc(1))
+  const choice = r.int(0, 7)
+  const kind = `long input #${choice}`
+  switch (choice) {
+    case 0: {
+      // A megabyte in one field of a real body, for every route that takes one.
+      const body = Buffer.from(JSON.stringify({ ...(randomJson(r, ctx) as object), [r.pick(BODY_FIELDS)]: huge() }).slice(0, NEAR_LIMIT + 500))
+      return { kind, bytes: serialise({ method: 'POST', target: route.path.replace(/:[A-Za-z_]+/g, () => randomUUID()), headers, body }) }
+    }
+    case 1: {
+      // A megabyte ending in a byte that is not UTF-8.
+      const body = Buffer.from(`{"${r.pick(BODY_FIELDS)}":"${'a'.repeat(NEAR_LIMIT)}"}`)
+      body[body.length - r.int(1, 3)] = r.pick([0xff, 0xc3, 0xe2, 0xf0])
+      return { kind, bytes: serialise({ method: 'POST', target: route.path.replace(/:[A-Za-z_]+/g, () => randomUUID()), headers, body }) }
+    }
+    case 2: {
+      // A megabyte Decimal, as a literal or a variable.
+      const literal = r.chance(0.5)
+      const query = literal
+        ? `mutation { createOrder(input: { symbol: "USD-IRR", side: buy, type: limit, quantity: "${huge()}", price: "1" }) { order { uid } } } # ${r.string(8)}`
+        : 'mutation($q: Decimal!) { createOrder(input: { symbol: "USD-IRR", side: buy, type: limit, quantity: $q, price: "1" }) { order { uid } } }'
+      const body = Buffer.from(JSON.stringify(literal ? { query } : { query, variables: { q: huge() } }))
+      return { kind, bytes: serialise({ method: 'POST', target: '/graphql', headers, body }) }
+    }
+    case 3: {
+      // A megabyte in a GraphQL String or ID argument.
+      const query = r.pick(['query($s: String) { orders(filter: { symbol: $s }) { total } }', 'query($s: ID!) { order(uid: $s) { uid } }', 'query($s: String!) { symbol(symbol: $s) { symbol } }', 'query($s: String) { users(orderBy: $s) { total } }'])
+      const body = Buffer.from(JSON.stringify({ query, variables: { s: huge() } }))
+      return { kind, bytes: serialise({ method: 'POST', target: '/graphql', headers, body }) }
+    }
+    case 4:
+      // Deep nesting that fills the body limit.
+      return { kind, bytes: serialise({ method: 'POST', target: r.pick([route.path, '/graphql']), headers, body: Buffer.from(`${'['.repeat(NEAR_LIMIT / 2)}${']'.repeat(NEAR_LIMIT / 2)}`) }) }
+    case 5:
+      // A megabyte of header value (Node's parser refuses it at 16 KiB with 431).
+      return { kind, bytes: serialise({ method: 'GET', target: r.pick(ctx.routes).path, headers: [...headers, [r.pick(['Authorization', 'X-Request-Id', 'X-Forwarded-For', 'Content-Type', 'Accept']), huge()]] }) }
+    case 6:
+      // A megabyte of query value.
+      return { kind, bytes: serialise({ method: 'GET', target: `${r.pick(ctx.routes.filter((route) => route.method === 'GET')).path}?${r.pick(['symbol', 'order_by', 'username', 'created_at_from', 'limit'])}=${huge()}`, headers }) }
+    default:
+      // A megabyte of GraphQL document text.
+      return { kind, bytes: serialise({ method: 'POST', target: '/graphql', headers, body: Buffer.from(JSON.stringify({ query: `{ health { status } } # ${huge()}` })) }) }
+  }
+}
+
 /** The n-th request of a run. */
 export function fuzzRequest(r: Random, ctx: FuzzContext): FuzzRequest {
   const x = r.next()
+  if (x < 0.03) return longInputRequest(r, ctx)
   if (x < 0.4) return routeRequest(r, ctx)
   if (x < 0.7) return graphqlRequest(r, ctx)
   if (x < 0.8) return unknownRequest(r, ctx)

@@ -11,7 +11,7 @@ import type { AppOptions } from '../../src/server.ts'
 
 /**
  * The application's routes plus probes for infrastructure tests: an authenticated route, a route
- * that reads a table (optionally by a caller-given `name`), one that validates a body, and stand-ins at the login/refresh paths (secret "right" succeeds, anything
+ * that reads a table (optionally by a caller-given `name`), one that validates a body (all public but the first), and stand-ins at the login/refresh paths (secret "right" succeeds, anything
  * else is a 401), so rate limiting, faults and logging are tested apart from the feature modules.
  * `calls` counts the work the probes actually did.
  */
@@ -33,10 +33,11 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
         return { body: { sub: principal.clientId } }
       },
     },
-    { method: 'GET', path: '/probe/items/:uid', handler: ({ params }) => ({ body: { uid: params.uid } }) },
+    { method: 'GET', path: '/probe/items/:uid', public: true, handler: ({ params }) => ({ body: { uid: params.uid } }) },
     {
       method: 'GET',
       path: '/probe/explode',
+      public: true,
       handler: () => {
         throw new Error('secret internals: SELECT client_secret FROM clients')
       },
@@ -44,18 +45,20 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     {
       method: 'POST',
       path: '/probe/items',
+      public: true,
       handler: async ({ body }) => ({ status: 201, body: parseInput(z.object({ name: z.string() }), await body(), 'body') }),
     },
     {
       method: 'GET',
       path: '/probe/clients',
+      public: true,
       handler: async ({ ctx, query }) => {
         const named = query.name === undefined ? sql`true` : sql`name = ${query.name}`
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from clients where ${named}`.execute(ctx.db)
         return { body: { clients: rows[0]!.n } }
       },
     },
-    ...[...LOGIN_PATHS].map((path): Route => ({ method: 'POST', path, handler: async ({ body }) => ({ body: await fakeLogin(await body()) }) })),
+    ...[...LOGIN_PATHS].map((path): Route => ({ method: 'POST', path, public: true, handler: async ({ body }) => ({ body: await fakeLogin(await body()) }) })),
   ]
   const schema = createSchema<RequestContext>({
     typeDefs: /* GraphQL */ `

@@ -12,7 +12,7 @@ export function childEnv(env: Record<string, string | undefined>): NodeJS.Proces
   delete base.DATA_DIR
   delete base.PORT
   // As in startTestServer: high rate limits unless a test sets its own.
-  return { ...base, LOG_LEVEL: 'info', RATE_LIMIT_LOGIN_PER_MIN: '1000000', RATE_LIMIT_API_PER_MIN: '100000000', ...env }
+  return { ...base, LOG_LEVEL: 'info', RATE_LIMIT_LOGIN_PER_MIN: '1000000', RATE_LIMIT_API_PER_MIN: '100000000', RATE_LIMIT_ANON_PER_MIN: '100000000', ...env }
 }
 
 export interface CommandResult {

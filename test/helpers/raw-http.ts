@@ -21,6 +21,11 @@ export function sendRaw(
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1')
     let buffer = Buffer.alloc(0)
+    // Chunks not yet joined to `buffer`, and how many bytes the next response needs: joined only
+    // when it is all there, so a large body costs one copy, not one per chunk.
+    let pending: Buffer[] = []
+    let pendingBytes = 0
+    let needed = 0
     const statuses: number[] = []
     let settled = false
     const finish = (timedOut: boolean) => {
@@ -49,17 +54,30 @@ export function sendRaw(
           end = terminator
         } else if (ended) end = buffer.length
         else return
-        if (buffer.length < end) return
+        if (buffer.length < end) {
+          needed = end
+          return
+        }
+        needed = 0
         if (!(status >= 100 && status < 200)) statuses.push(status)
         buffer = buffer.subarray(end)
         if (statuses.length >= expected) return finish(false)
       }
     }
+    const join = () => {
+      if (pending.length) buffer = Buffer.concat([buffer, ...pending])
+      pending = []
+      pendingBytes = 0
+    }
     socket.on('data', (chunk) => {
-      buffer = Buffer.concat([buffer, chunk])
+      pending.push(chunk)
+      pendingBytes += chunk.length
+      if (buffer.length + pendingBytes < needed) return
+      join()
       parse(false)
     })
     socket.on('end', () => {
+      join()
       parse(true)
       finish(false)
     })

@@ -70,6 +70,7 @@ export async function startTestServer(
     // A suite logs in from one address far more than 20 times a minute; rate-limit tests set their own.
     RATE_LIMIT_LOGIN_PER_MIN: '1000000',
     RATE_LIMIT_API_PER_MIN: '100000000',
+    RATE_LIMIT_ANON_PER_MIN: '100000000',
     ...db.env,
     ...env,
   })

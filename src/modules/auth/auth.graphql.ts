@@ -72,7 +72,7 @@ builder.mutationField('login', (t) =>
       clientSecret: t.arg.string({ required: true }),
     },
     resolve: async (_root, args, ctx) => {
-      const result = await login(ctx.services, { client_id: args.clientId, client_secret: args.clientSecret })
+      const result = await login(ctx.services, { client_id: args.clientId, client_secret: args.clientSecret }, ctx.clientIp)
       markCarriesTokens(ctx.state)
       return result
     },
@@ -85,7 +85,7 @@ builder.mutationField('refresh', (t) =>
     description: 'Exchanges a refresh token (usable once) for new tokens in the same session.',
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const result = await refresh(ctx.services, { refresh_token: args.refreshToken })
+      const result = await refresh(ctx.services, { refresh_token: args.refreshToken }, ctx.clientIp)
       markCarriesTokens(ctx.state)
       return result
     },

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Db } from '../../db.ts'
 import { formatTimestamp } from '../../db.ts'
-import { notFound } from '../../errors.ts'
+import { echoed, notFound } from '../../errors.ts'
 import { parseInput } from '../../validation.ts'
 import { generateClientSecret, digestSecret } from './client-secrets.ts'
 import { findClientById, insertClient, listClientRows, updateClient, type ClientRow } from './clients.repository.ts'
+import { revokeClientSessions } from './sessions.repository.ts'
 import { findTenant, insertTenant } from './tenants.repository.ts'
 
 export const ROLES = ['client', 'admin'] as const
@@ -16,7 +17,7 @@ export const createClientInput = z.object({
   name: z.string().trim().min(1).max(200),
   tenant_id: z.uuid().optional(),
   roles: z.array(z.enum(ROLES)).min(1).default(['client']),
-  scopes: z.array(z.string().regex(scopePattern, 'scopes are <resource>:<action>, * allowed for either part')).default(DEFAULT_SCOPES),
+  scopes: z.array(z.string().max(100, { abort: true }).regex(scopePattern, 'scopes are <resource>:<action>, * allowed for either part')).default(DEFAULT_SCOPES),
 })
 export type CreateClientInput = z.input<typeof createClientInput>
 
@@ -77,11 +78,27 @@ export async function deactivateClient(db: Db, clientId: string): Promise<Client
   return toClientRecord(row)
 }
 
+/**
+ * A new secret, and every session opened with the old one revoked in the same transaction: a leaked
+ * secret's tokens stop working too (every process refuses them within the revocation reload).
+ */
 export async function rotateClientSecret(db: Db, clientId: string) {
   const secret = generateClientSecret()
-  const row = z.uuid().safeParse(clientId).success ? await updateClient(db, clientId, { secret_digest: digestSecret(secret) }) : undefined
-  if (!row) throw notFound(`Client ${clientId} does not exist`)
-  return { client_id: row.id, client_secret: secret }
+  if (!z.uuid().safeParse(clientId).success) throw notFound(`Client ${echoed(clientId)} does not exist`)
+  return db.transaction().execute(async (trx) => {
+    const row = await updateClient(trx, clientId, { secret_digest: digestSecret(secret) })
+    if (!row) throw notFound(`Client ${clientId} does not exist`)
+    const revoked = await revokeClientSessions(trx, row.id, 'secret_rotated')
+    return { client_id: row.id, client_secret: secret, revoked_sessions: revoked.length }
+  })
+}
+
+/** Revokes every session of a client (its tokens stop working on every process within seconds); the secret stays. */
+export async function revokeSessionsOfClient(db: Db, clientId: string) {
+  const row = z.uuid().safeParse(clientId).success ? await findClientById(db, clientId) : undefined
+  if (!row) throw notFound(`Client ${echoed(clientId)} does not exist`)
+  const revoked = await revokeClientSessions(db, row.id, 'revoked_by_operator')
+  return { client_id: row.id, revoked_sessions: revoked.length }
 }
 
 export async function getClient(db: Db, clientId: string): Promise<ClientRow | undefined> {

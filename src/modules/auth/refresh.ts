@@ -21,10 +21,14 @@ const refreshClaims = z.object({
   session_id: z.uuid(),
   tenant_id: z.uuid(),
   token_type: z.literal('refresh'),
+  // Absent from tokens issued before sessions had an absolute end.
+  session_exp: z.number().int().optional(),
 })
 type PresentedRefreshToken = z.infer<typeof refreshClaims>
 
 const invalidRefreshToken = () => unauthenticated(MESSAGES.invalidFormat)
+// Ours are well under 1 KB: longer text is refused before it is decoded.
+const MAX_REFRESH_TOKEN_LENGTH = 4096
 
 /** Checks a refresh token's signature and claims; every failure is the seed's "invalid format" 401. */
 export async function verifyRefreshToken(keys: KeyStore, config: TokenConfig, token: string): Promise<PresentedRefreshToken> {
@@ -74,24 +78,36 @@ function readIssuedRefreshToken(keys: KeyStore, config: TokenConfig, token: stri
 }
 
 /**
- * A refresh token → a new access and refresh token in the same session (seed 4.2). The token is
- * consumed atomically, so it works once across every process. Presented again after the reuse
- * window, it revokes the whole session (likely theft); inside the window it is only refused, so
- * two instances of one bank racing to refresh do not log each other out.
+ * A refresh token → a new access and refresh token in the same session. The token is consumed
+ * atomically, so it works once across every process. Presented again after the reuse window, it
+ * revokes the whole session (likely theft); inside the window it is only refused, so two instances
+ * of one bank racing to refresh do not log each other out. No token outlives the session's
+ * absolute end (`SESSION_MAX_AGE` after login).
+ *
+ * An attempt counts against its client (per client id and the caller's address `ip`) only once the
+ * token is proven genuine, by its stored digest or its signature: forged tokens naming a client cost
+ * that client nothing (docs/operations.md, "Rate limits"). A client whose allowance is used up is
+ * refused before any work.
  */
 export async function refresh(
   services: Pick<Services, 'db' | 'sessionWrites' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics'>,
   input: unknown,
+  ip: string,
 ) {
   const { refresh_token } = parseInput(refreshInput, input, 'body')
-  const { db, keys, config } = services
+  if (refresh_token.length > MAX_REFRESH_TOKEN_LENGTH) throw invalidRefreshToken()
+  const { db, keys, config, rateLimits } = services
   const issued = readIssuedRefreshToken(keys, config, refresh_token)
   const presented = issued ?? (await verifyRefreshToken(keys, config, refresh_token))
-  await services.rateLimits.checkLogin({ clientId: presented.sub })
+  const limitKeys = { client: { id: presented.sub, ip } }
+  await rateLimits.peekLogin(limitKeys)
 
   const now = nowSeconds()
+  // A session's end travels in its refresh tokens; the rotation holds the last word on it anyway.
+  const sessionExpiresAt = presented.session_exp
+  if (sessionExpiresAt !== undefined && sessionExpiresAt <= now) throw invalidRefreshToken()
   const nextJti = randomUUID()
-  const subject = { clientId: presented.sub, tenantId: presented.tenant_id, sessionId: presented.session_id }
+  const subject = { clientId: presented.sub, tenantId: presented.tenant_id, sessionId: presented.session_id, sessionExpiresAt }
   // The access token is signed with the client's last known claims beside the refresh token, so
   // one trip to the signing thread serves both; the rotation's answer decides whether it stands.
   const guess = services.sessionWrites.lastClaims(presented.sub)
@@ -108,7 +124,7 @@ export async function refresh(
     signatureChecked: !issued,
     nextJti,
     nextSha256: tokenSha256(next.token),
-    expiresAt: timestampAt(now + config.refreshTokenTtl),
+    expiresAt: timestampAt(next.claims.exp),
   }
   let rotated = await services.sessionWrites.rotate(rotation)
   if (!rotated && issued) {
@@ -118,8 +134,9 @@ export async function refresh(
     rotated = await services.sessionWrites.rotate({ ...rotation, signatureChecked: true })
   }
   if (!rotated) {
+    // Proven genuine by its signature by now (a forgery was refused above): the failure is the client's.
     const revoked = await revokeSessionOnReuse(db, presented.jti, config.refreshReuseWindow)
-    await services.rateLimits.penaliseLogin({ clientId: presented.sub })
+    await rateLimits.penaliseLogin(limitKeys, 2)
     if (revoked) {
       services.metrics.refreshReuseDetected()
       services.revocations.revokeSession(revoked)
@@ -127,12 +144,23 @@ export async function refresh(
     }
     throw invalidRefreshToken()
   }
+  await rateLimits.penaliseLogin(limitKeys)
+  // The session's expiry as the rotation set it: the access token never outlives it, even when the
+  // presented token did not carry the session's end or SESSION_MAX_AGE was lowered since.
+  const sessionEnd = secondsOf(rotated.expires_at)
   const access =
-    early && guess && sameClaims(guess, rotated)
+    early && guess && sameClaims(guess, rotated) && early.claims.exp <= sessionEnd
       ? early
-      : await signAccessToken(keys, config, { ...subject, tenantId: rotated.tenant_id, roles: rotated.roles, scopes: rotated.scopes }, now)
-  return { status: 'refreshed' as const, tokens: { access: access.token, refresh: next.token } satisfies TokenSet, expires_in: config.accessTokenTtl }
+      : await signAccessToken(keys, config, { ...subject, tenantId: rotated.tenant_id, roles: rotated.roles, scopes: rotated.scopes, sessionExpiresAt: sessionEnd }, now)
+  return {
+    status: 'refreshed' as const,
+    tokens: { access: access.token, refresh: next.token } satisfies TokenSet,
+    expires_in: access.claims.exp - now,
+  }
 }
+
+/** `timestamp(6)` text of a UTC instant → Unix seconds. */
+const secondsOf = (timestamp: string) => Math.floor(Date.parse(`${timestamp.replace(' ', 'T')}Z`) / 1000)
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i])
 const sameClaims = (a: ClientClaims, b: ClientClaims) => a.tenant_id === b.tenant_id && sameList(a.roles, b.roles) && sameList(a.scopes, b.scopes)

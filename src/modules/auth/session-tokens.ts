@@ -20,5 +20,5 @@ export async function signTokenPair(keys: KeyStore, config: TokenConfig, subject
     signAccessToken(keys, config, subject, now),
     signRefreshToken(keys, config, subject, refreshJti, now),
   ])
-  return { claims: access.claims, tokens: { access: access.token, refresh: refresh.token } satisfies TokenSet }
+  return { claims: access.claims, tokens: { access: access.token, refresh: refresh.token } satisfies TokenSet, refreshExpiresAt: refresh.claims.exp }
 }

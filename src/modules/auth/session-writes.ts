@@ -24,7 +24,7 @@ export class SessionWrites {
   readonly #rotations: Batcher<Rotation, Rotated | undefined>
   readonly #lastClaims = new Map<string, ClientClaims>()
 
-  constructor(db: Db, { maxConcurrentBatches }: { maxConcurrentBatches: number }) {
+  constructor(db: Db, { maxConcurrentBatches, sessionMaxAge }: { maxConcurrentBatches: number; sessionMaxAge: number }) {
     const options = { maxBatchSize: MAX_BATCH_SIZE, maxConcurrentBatches, retryAlone: wroteNothing }
     this.#clients = new Batcher(async (ids) => {
       const rows = await findClientCredentials(db, [...new Set(ids)])
@@ -37,7 +37,7 @@ export class SessionWrites {
       return sessions.map(() => undefined)
     }, options)
     this.#rotations = new Batcher(async (rotations) => {
-      const rows = await rotateRefreshTokens(db, rotations)
+      const rows = await rotateRefreshTokens(db, rotations, sessionMaxAge)
       const byNextJti = new Map(rows.map((row) => [row.next_jti, row]))
       if (this.#lastClaims.size > MAX_REMEMBERED_CLIENTS) this.#lastClaims.clear()
       return rotations.map((r) => {

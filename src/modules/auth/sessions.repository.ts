@@ -69,7 +69,7 @@ export interface Rotation {
   nextJti: string
   /** SHA-256 of the successor, signed before the statement runs. */
   nextSha256: string
-  /** Expiry of the next refresh token, and so of the session. */
+  /** Expiry of the next refresh token, and so of the session (capped at the session's absolute end). */
   expiresAt: string
 }
 
@@ -79,6 +79,8 @@ export interface Rotated {
   tenant_id: string
   roles: string[]
   scopes: string[]
+  /** The session's expiry after this rotation: the next refresh token's, or the session's absolute end when sooner. */
+  expires_at: string
 }
 
 /**
@@ -91,17 +93,20 @@ export interface Rotated {
  * any is changed, so two calls sharing tokens (listed in different orders) cannot deadlock.
  * Returns one row per rotation that won, identified by its `next_jti`.
  *
- * The statement lives in the function `rotate_refresh_tokens` (migration 2026-11-30), so each
+ * A session ends `sessionMaxAge` seconds after it opened however often it is refreshed: the
+ * rotation refuses its tokens after that and never extends it beyond.
+ *
+ * The statement lives in the function `rotate_refresh_tokens` (migration 2026-12-01), so each
  * connection plans it once, not once per batch, and that one plan reaches every row through a
  * primary key whatever the tables' size or statistics when it was made.
  */
-export async function rotateRefreshTokens(db: Db, rotations: readonly Rotation[]): Promise<Rotated[]> {
+export async function rotateRefreshTokens(db: Db, rotations: readonly Rotation[], sessionMaxAge: number): Promise<Rotated[]> {
   const { rows } = await sql<Rotated>`
-    select next_jti, session_id, tenant_id, roles, scopes from rotate_refresh_tokens(
+    select next_jti, session_id, tenant_id, roles, scopes, expires_at from rotate_refresh_tokens(
       ${rotations.map((r) => r.jti)}::uuid[], ${rotations.map((r) => r.sessionId)}::uuid[], ${rotations.map((r) => r.clientId)}::uuid[],
       ${rotations.map((r) => r.tenantId)}::uuid[], ${rotations.map((r) => r.presentedSha256)}::text[],
       ${rotations.map((r) => r.signatureChecked)}::boolean[], ${rotations.map((r) => r.nextJti)}::uuid[],
-      ${rotations.map((r) => r.nextSha256)}::text[], ${rotations.map((r) => r.expiresAt)}::timestamp(6)[])`.execute(db)
+      ${rotations.map((r) => r.nextSha256)}::text[], ${rotations.map((r) => r.expiresAt)}::timestamp(6)[], ${sessionMaxAge}::integer)`.execute(db)
   return rows
 }
 
@@ -135,6 +140,22 @@ export async function revokeSessionOnReuse(db: Db, jti: string, windowSeconds: n
     .select('revoked.id')
     .executeTakeFirst()
   return row?.id
+}
+
+/**
+ * Revokes every live session of a client (and so its refresh tokens, which the rotation refuses
+ * for a revoked session). Returns the ids revoked.
+ */
+export async function revokeClientSessions(db: Db, clientId: string, reason: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('id')
+    .execute()
+  return rows.map((row) => row.id)
 }
 
 /**

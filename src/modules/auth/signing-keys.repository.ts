@@ -31,6 +31,12 @@ export async function listAllSigningKeys(db: Db): Promise<SigningKeyRow[]> {
   return db.selectFrom('signing_keys').selectAll().orderBy('activated_at', 'desc').execute()
 }
 
+/** Rewrites a key's stored private part, only if it is still `expected`; whether it was rewritten. */
+export async function replacePrivateKey(db: Db, kid: string, expected: string, replacement: string): Promise<boolean> {
+  const result = await db.updateTable('signing_keys').set({ private_key: replacement }).where('kid', '=', kid).where('private_key', '=', expected).executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
 /** Retires keys older than `keep` that can no longer have live tokens (older than `maxTokenAgeSeconds`). */
 export async function retireSigningKeysBefore(db: Db, activatedBefore: string): Promise<number> {
   const rows = await db

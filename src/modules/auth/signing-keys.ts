@@ -3,7 +3,14 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type Cry
 import type { Db } from '../../db.ts'
 import { ReloadLoop } from '../../reload-loop.ts'
 import { SignatureWorker } from './signature-worker.ts'
-import { insertSigningKey, listAllSigningKeys, listUsableSigningKeys, retireSigningKeysBefore, type SigningKeyRow } from './signing-keys.repository.ts'
+import {
+  insertSigningKey,
+  listAllSigningKeys,
+  listUsableSigningKeys,
+  replacePrivateKey,
+  retireSigningKeysBefore,
+  type SigningKeyRow,
+} from './signing-keys.repository.ts'
 
 export const SIGNING_ALG = 'EdDSA'
 const RELOAD_THROTTLE_MS = 1000
@@ -176,22 +183,49 @@ export async function listSigningKeys(db: Db): Promise<SigningKeyInfo[]> {
 }
 
 const ENVELOPE = 'aes256gcm'
+// The full GCM tag: a shorter one would make forging a ciphertext that much easier.
+const GCM_TAG_BYTES = 16
 
-function encryptPrivateKey(jwk: JWK, encryptionKey: string | undefined): string {
+/** Whether a stored private key is an encrypted envelope (else it is the JWK in plain JSON). */
+export const isEncryptedKey = (stored: string) => stored.startsWith(`${ENVELOPE}.`)
+
+/**
+ * Encrypts every private key stored in plain JSON with `encryptionKey` (the `keys encrypt`
+ * command, once `KEY_ENCRYPTION_KEY` is set). Each row is rewritten only if it is still the plain
+ * text read, so a concurrent run cannot double-encrypt. Returns the kids encrypted.
+ */
+export async function encryptStoredKeys(db: Db, encryptionKey: string): Promise<string[]> {
+  const encrypted: string[] = []
+  for (const row of await listAllSigningKeys(db)) {
+    if (isEncryptedKey(row.private_key)) continue
+    const plain = JSON.parse(row.private_key) as JWK
+    if (await replacePrivateKey(db, row.kid, row.private_key, encryptPrivateKey(plain, encryptionKey))) encrypted.push(row.kid)
+  }
+  return encrypted
+}
+
+/** Signing keys whose private part is stored unencrypted. */
+export async function countPlainKeys(db: Db): Promise<number> {
+  return (await listAllSigningKeys(db)).filter((row) => !isEncryptedKey(row.private_key)).length
+}
+
+export function encryptPrivateKey(jwk: JWK, encryptionKey: string | undefined): string {
   const plain = JSON.stringify(jwk)
   if (!encryptionKey) return plain
   const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', Buffer.from(encryptionKey, 'base64url'), iv)
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(encryptionKey, 'base64url'), iv, { authTagLength: GCM_TAG_BYTES })
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
   return [ENVELOPE, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.')
 }
 
-function decryptPrivateKey(stored: string, encryptionKey: string | undefined): JWK {
-  if (!stored.startsWith(`${ENVELOPE}.`)) return JSON.parse(stored) as JWK
+export function decryptPrivateKey(stored: string, encryptionKey: string | undefined): JWK {
+  if (!isEncryptedKey(stored)) return JSON.parse(stored) as JWK
   if (!encryptionKey) throw new Error('Signing keys are encrypted: set KEY_ENCRYPTION_KEY')
   const [, iv, tag, data] = stored.split('.')
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(encryptionKey, 'base64url'), Buffer.from(iv!, 'base64url'))
-  decipher.setAuthTag(Buffer.from(tag!, 'base64url'))
+  const tagBytes = Buffer.from(tag ?? '', 'base64url')
+  if (tagBytes.length !== GCM_TAG_BYTES) throw new Error(`A signing key's authentication tag is not ${GCM_TAG_BYTES} bytes: the stored key is damaged`)
+  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(encryptionKey, 'base64url'), Buffer.from(iv!, 'base64url'), { authTagLength: GCM_TAG_BYTES })
+  decipher.setAuthTag(tagBytes)
   const plain = Buffer.concat([decipher.update(Buffer.from(data!, 'base64url')), decipher.final()]).toString('utf8')
   return JSON.parse(plain) as JWK
 }

@@ -31,6 +31,8 @@ export interface RefreshTokenClaims {
   token_type: 'refresh'
   session_id: string
   tenant_id: string
+  /** When the session ends however often it is refreshed (`SESSION_MAX_AGE` after login), Unix seconds. */
+  session_exp?: number
 }
 
 export interface TokenSubject {
@@ -39,7 +41,13 @@ export interface TokenSubject {
   sessionId: string
   roles: string[]
   scopes: string[]
+  /** The session's end, Unix seconds: no token of it expires later. */
+  sessionExpiresAt?: number
 }
+
+/** `lifetime` seconds after `now`, or the session's end when that comes first. */
+const expiry = (now: number, lifetime: number, sessionExpiresAt: number | undefined) =>
+  sessionExpiresAt === undefined ? now + lifetime : Math.min(now + lifetime, sessionExpiresAt)
 
 export const ACCESS_TOKEN_TYP = 'at+jwt'
 export const REFRESH_TOKEN_TYP = 'rt+jwt'
@@ -50,7 +58,7 @@ export async function signAccessToken(keys: KeyStore, config: TokenConfig, subje
     sub: subject.clientId,
     aud: config.tokenAudience,
     iat: now,
-    exp: now + config.accessTokenTtl,
+    exp: expiry(now, config.accessTokenTtl, subject.sessionExpiresAt),
     jti: randomUUID(),
     token_type: 'access',
     session_id: subject.sessionId,
@@ -66,7 +74,7 @@ export async function signAccessToken(keys: KeyStore, config: TokenConfig, subje
 export async function signRefreshToken(
   keys: KeyStore,
   config: TokenConfig,
-  subject: Pick<TokenSubject, 'clientId' | 'tenantId' | 'sessionId'>,
+  subject: Pick<TokenSubject, 'clientId' | 'tenantId' | 'sessionId' | 'sessionExpiresAt'>,
   jti: string,
   now = Math.floor(Date.now() / 1000),
 ) {
@@ -75,11 +83,12 @@ export async function signRefreshToken(
     sub: subject.clientId,
     aud: config.tokenAudience,
     iat: now,
-    exp: now + config.refreshTokenTtl,
+    exp: expiry(now, config.refreshTokenTtl, subject.sessionExpiresAt),
     jti,
     token_type: 'refresh',
     session_id: subject.sessionId,
     tenant_id: subject.tenantId,
+    ...(subject.sessionExpiresAt === undefined ? {} : { session_exp: subject.sessionExpiresAt }),
   }
   return { token: await signJwt(keys, REFRESH_TOKEN_TYP, claims), claims }
 }

@@ -20,7 +20,7 @@ export const MAX_DECIMAL_TEXT = 40
  */
 export const decimalText = z
   .string()
-  .max(MAX_DECIMAL_TEXT)
+  .max(MAX_DECIMAL_TEXT, { abort: true })
   .transform((text, ctx) => {
     const value = parseDecimal(text)
     if (!value) {
@@ -35,7 +35,7 @@ export type DecimalInput = z.output<typeof decimalText>
 export const clientOrderId = z
   .string()
   .min(1)
-  .max(64)
+  .max(64, { abort: true })
   .regex(/^[\x21-\x7e]+$/, 'client_order_id must be printable ASCII without spaces')
 
 /** The body of `POST /orders`, field order = the order of `detail` items. Unknown fields are refused. */

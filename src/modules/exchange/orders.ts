@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { assertTenantAccess, isAdmin, type Principal } from '../../auth-context.ts'
 import type { RequestContext } from '../../context.ts'
-import { conflict, forbidden, notFound, validationError } from '../../errors.ts'
+import { conflict, echoed, forbidden, notFound, validationError } from '../../errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../lists.ts'
 import { parseInput } from '../../validation.ts'
 import { decimalFromStore, decimalsEqual } from './decimal.ts'
@@ -166,13 +166,13 @@ export async function cancelOrder(ctx: RequestContext, uid: string): Promise<Ord
   }
   const row = await existingOrder(ctx, uid)
   assertOwnTenant(principal, row.tenant_id)
-  throw conflict(`Order ${uid} is ${row.status}; only open or partially filled orders can be cancelled`)
+  throw conflict(`Order ${echoed(uid)} is ${row.status}; only open or partially filled orders can be cancelled`)
 }
 
 /** A uid that is not a UUID names no order: 404, never a database type error. */
 async function existingOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
   const row = UUID.test(uid) ? await findOrder(ctx.db, uid) : undefined
-  if (!row) throw notFound(`Order ${uid} not found`)
+  if (!row) throw notFound(`Order ${echoed(uid)} not found`)
   return row
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { RequestContext } from '../../context.ts'
 import type { Db } from '../../db.ts'
-import { notFound } from '../../errors.ts'
+import { echoed, notFound } from '../../errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../lists.ts'
 import { parseInput, queryBool } from '../../validation.ts'
 import { decimalFromStore, formatDecimal, priceBand } from './decimal.ts'
@@ -33,7 +33,7 @@ const SYMBOL_ORDERABLE = SYMBOL_FIELDS.filter((f) => f !== 'meta_data' && f !== 
 export const MAX_SYMBOL_LENGTH = 32
 
 /** Currency codes are upper case; `usd-irr` names the same market as `USD-IRR`. */
-export const symbolName = z.string().min(1).max(MAX_SYMBOL_LENGTH).toUpperCase()
+export const symbolName = z.string().min(1).max(MAX_SYMBOL_LENGTH, { abort: true }).toUpperCase()
 
 export const symbolListQuery = listQuerySchema({ symbol: symbolName.optional(), is_active: queryBool.optional() }, SYMBOL_ORDERABLE)
 export type SymbolListQuery = z.infer<typeof symbolListQuery>
@@ -66,9 +66,8 @@ export async function currenciesOf(db: Db, rows: readonly SymbolRow[]): Promise<
 
 export async function getSymbol(ctx: RequestContext, name: string): Promise<SymbolRow> {
   await ctx.auth.require(SYMBOLS_READ)
-  const symbol = name.toUpperCase()
-  const row = symbol.length <= MAX_SYMBOL_LENGTH ? await findSymbolByName(ctx.db, symbol) : undefined
-  if (!row) throw notFound(`Symbol ${name} not found`)
+  const row = name.length <= MAX_SYMBOL_LENGTH ? await findSymbolByName(ctx.db, name.toUpperCase()) : undefined
+  if (!row) throw notFound(`Symbol ${echoed(name)} not found`)
   return row
 }
 

@@ -3,10 +3,11 @@ import type { Route } from '../../rest.ts'
 import { AppError, toAppError } from '../../errors.ts'
 
 export const systemRoutes: Route[] = [
-  { method: 'GET', path: '/healthz', handler: () => ({ body: { status: 'ok' } }) },
+  { method: 'GET', path: '/healthz', public: true, handler: () => ({ body: { status: 'ok' } }) },
   {
     method: 'GET',
     path: '/readyz',
+    public: true,
     handler: async ({ ctx }) => {
       try {
         await sql`select 1`.execute(ctx.db)
@@ -25,6 +26,7 @@ export const systemRoutes: Route[] = [
   {
     method: 'GET',
     path: '/',
+    public: true,
     handler: () => {
       throw new AppError('not_found', 'See /graphql for GraphQL and GraphiQL, and /api/... for REST')
     },

@@ -6,7 +6,7 @@ export const userRoutes: Route[] = [
   {
     method: 'POST',
     path: '/api/user/v1/users',
-    handler: async ({ ctx, body }) => ({ status: 201, body: await createUser(ctx, await body()) }),
+    handler: async ({ ctx, body }) => ({ status: 201, body: await createUser(ctx, body) }),
   },
   { method: 'GET', path: '/api/user/v1/users/:uid', handler: async ({ ctx, params }) => ({ body: await getUser(ctx, params.uid!) }) },
 ]

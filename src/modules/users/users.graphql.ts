@@ -79,6 +79,6 @@ builder.mutationField('createUser', (t) =>
     type: User,
     description: "Creates a user in the caller's tenant. Requires users:write.",
     args: { input: t.arg({ type: CreateUserInput, required: true }) },
-    resolve: (_root, args, ctx) => createUser(ctx, { username: args.input.username, email: args.input.email }),
+    resolve: (_root, args, ctx) => createUser(ctx, () => ({ username: args.input.username, email: args.input.email })),
   }),
 )

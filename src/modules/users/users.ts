@@ -47,8 +47,8 @@ const uidPattern = z.guid()
 
 export const listUsersQuery = listQuerySchema(
   {
-    username: z.string().optional(),
-    email: z.string().trim().optional(),
+    username: z.string().max(64, { abort: true }).optional(),
+    email: z.string().max(MAX_EMAIL_LENGTH, { abort: true }).trim().optional(),
     tenant_id: z.uuid().optional(),
   },
   USER_FIELDS,
@@ -58,9 +58,10 @@ export function toUserRecord(row: UserRow): UserRecord {
   return { ...commonRecord(row), tenant_id: row.tenant_id, username: row.username, email: row.email, is_active: row.is_active }
 }
 
-export async function createUser(ctx: RequestContext, input: unknown): Promise<UserRecord> {
+/** `readBody` is called once the caller is authorised: a bad token or missing scope is reported before anything about the body. */
+export async function createUser(ctx: RequestContext, readBody: () => unknown): Promise<UserRecord> {
   const principal = await ctx.auth.require('users:write')
-  const data = parseInput(createUserInput, input, 'body')
+  const data = parseInput(createUserInput, await readBody(), 'body')
   try {
     const row = await insertUser(ctx.db, {
       uid: randomUUID(),

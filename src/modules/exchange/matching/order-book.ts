@@ -1,0 +1,378 @@
+import { normalize, type DecimalValue } from '../decimal.ts'
+
+export { averagePrice, divideRounded } from './average-price.ts'
+
+/**
+ * In-memory continuous matching for one symbol: price-time priority, maker-price execution and
+ * self-trade prevention that cancels the taker's remainder. Pure: no I/O, no clock.
+ */
+export type Side = 'buy' | 'sell'
+
+export interface RestingOrder {
+  uid: string
+  tenantId: string
+  side: Side
+  price: DecimalValue
+  remaining: DecimalValue
+  seq: bigint
+}
+
+export interface IncomingOrder {
+  uid: string
+  tenantId: string
+  side: Side
+  type: 'limit' | 'market'
+  price: DecimalValue | null
+  quantity: DecimalValue
+  seq: bigint
+}
+
+export interface Fill {
+  makerUid: string
+  makerTenantId: string
+  takerUid: string
+  price: DecimalValue
+  quantity: DecimalValue
+  /** The maker's remaining quantity after this fill. */
+  makerRemaining: DecimalValue
+}
+
+export interface LevelChange {
+  side: Side
+  price: DecimalValue
+  /** New total at that level; 0 means the level is gone. */
+  quantity: DecimalValue
+  orders: number
+}
+
+export type CancelReason = 'unfilled' | 'self_trade'
+
+export interface MatchResult {
+  /** In execution order. */
+  fills: Fill[]
+  /** The incoming order's quantity not filled. */
+  remaining: DecimalValue
+  /** True when a limit remainder now rests in the book. */
+  rested: boolean
+  cancelReason: null | CancelReason
+  /** Every level whose totals this call changed, final value per (side, price), in the order first touched. */
+  levelChanges: LevelChange[]
+}
+
+export interface Level {
+  price: DecimalValue
+  quantity: DecimalValue
+  orders: number
+}
+
+interface OrderNode {
+  uid: string
+  tenantId: string
+  seq: bigint
+  /** In quantity units at the book's quantity scale. */
+  remaining: bigint
+  level: LevelNode
+  prev: OrderNode | null
+  next: OrderNode | null
+}
+
+interface LevelNode {
+  side: Side
+  /** In price units at the book's price scale. */
+  price: bigint
+  total: bigint
+  count: number
+  head: OrderNode | null
+  tail: OrderNode | null
+  /** Epoch of the last match that touched it, so change tracking needs no per-call Map. */
+  touched: number
+}
+
+const POW10: bigint[] = [1n]
+function pow10(exponent: number): bigint {
+  while (POW10.length <= exponent) POW10.push(POW10[POW10.length - 1]! * 10n)
+  return POW10[exponent]!
+}
+
+/** Exact after fitScales(): a wider input only carries trailing zeros beyond `scale`. */
+function toUnits(value: DecimalValue, scale: number): bigint {
+  return value.scale <= scale ? value.coefficient * pow10(scale - value.scale) : value.coefficient / pow10(value.scale - scale)
+}
+
+function decimal(units: bigint, scale: number): DecimalValue {
+  return { coefficient: units, scale }
+}
+
+/**
+ * Amounts are bigint units at one book-wide scale per kind (price, quantity), so comparisons and
+ * sums are single bigint operations. The scale only grows, when an input needs more digits than
+ * the book has seen; that rescales everything once, and inputs quickly settle on the symbol's precision.
+ *
+ * Price levels per side live in a sorted array with the best level at the END: the hot path (peek
+ * the best level, drop it when exhausted) is an index read and a pop. Inserting or removing another
+ * level is a binary search plus a memmove of pointers, which for the few thousand levels a book
+ * holds beats a balanced tree's allocation and pointer chasing, and keeps levels() a plain walk.
+ * Each level is a doubly linked FIFO and orders are indexed by uid, so cancel is O(1) within its level.
+ */
+export class OrderBook {
+  private priceScale = 0
+  private quantityScale = 0
+  private readonly orders = new Map<string, OrderNode>()
+  /** Ascending by price: best (highest) bid last. */
+  private readonly bids: LevelNode[] = []
+  /** Descending by price: best (lowest) ask last. */
+  private readonly asks: LevelNode[] = []
+  private readonly bidByPrice = new Map<bigint, LevelNode>()
+  private readonly askByPrice = new Map<bigint, LevelNode>()
+  private epoch = 0
+
+  get size(): number {
+    return this.orders.size
+  }
+
+  get(uid: string): RestingOrder | undefined {
+    const node = this.orders.get(uid)
+    return node && this.snapshot(node)
+  }
+
+  has(uid: string): boolean {
+    return this.orders.has(uid)
+  }
+
+  /** Rests an order as is, without matching: for rebuilding the book from stored open orders. */
+  add(order: RestingOrder): void {
+    if (this.orders.has(order.uid)) throw new Error(`order ${order.uid} is already in the book`)
+    if (order.remaining.coefficient <= 0n) throw new RangeError('remaining must be positive')
+    this.fitScales(order.price, order.remaining)
+    this.rest(order.uid, order.tenantId, order.side, order.seq, this.priceUnits(order.price), this.quantityUnits(order.remaining))
+  }
+
+  match(order: IncomingOrder): MatchResult {
+    if (this.orders.has(order.uid)) throw new Error(`order ${order.uid} is already in the book`)
+    if (order.quantity.coefficient <= 0n) throw new RangeError('quantity must be positive')
+    if ((order.type === 'limit') !== (order.price !== null)) throw new RangeError('a limit order needs a price and a market order has none')
+    this.fitScales(order.price, order.quantity)
+
+    const epoch = ++this.epoch
+    const touched: LevelNode[] = []
+    const fills: Fill[] = []
+    const buying = order.side === 'buy'
+    const book = buying ? this.asks : this.bids
+    const byPrice = buying ? this.askByPrice : this.bidByPrice
+    const limit = order.price === null ? null : this.priceUnits(order.price)
+    const priceScale = this.priceScale
+    const quantityScale = this.quantityScale
+    let remaining = this.quantityUnits(order.quantity)
+    let cancelReason: CancelReason | null = null
+
+    while (remaining > 0n) {
+      const level = book[book.length - 1]
+      if (level === undefined) break
+      if (limit !== null && (buying ? level.price > limit : level.price < limit)) break
+      const maker = level.head!
+      if (maker.tenantId === order.tenantId) {
+        cancelReason = 'self_trade'
+        break
+      }
+      const quantity = remaining < maker.remaining ? remaining : maker.remaining
+      remaining -= quantity
+      maker.remaining -= quantity
+      level.total -= quantity
+      if (level.touched !== epoch) {
+        level.touched = epoch
+        touched.push(level)
+      }
+      fills.push({
+        makerUid: maker.uid,
+        makerTenantId: maker.tenantId,
+        takerUid: order.uid,
+        price: decimal(level.price, priceScale),
+        quantity: decimal(quantity, quantityScale),
+        makerRemaining: decimal(maker.remaining, quantityScale),
+      })
+      if (maker.remaining === 0n) {
+        this.orders.delete(maker.uid)
+        this.unlink(maker)
+        if (level.count === 0) {
+          book.pop()
+          byPrice.delete(level.price)
+        }
+      }
+    }
+
+    let rested = false
+    if (remaining > 0n && cancelReason === null) {
+      if (limit === null) cancelReason = 'unfilled'
+      else {
+        const level = this.rest(order.uid, order.tenantId, order.side, order.seq, limit, remaining)
+        if (level.touched !== epoch) {
+          level.touched = epoch
+          touched.push(level)
+        }
+        rested = true
+      }
+    }
+
+    return {
+      fills,
+      remaining: decimal(remaining, quantityScale),
+      rested,
+      cancelReason,
+      levelChanges: touched.map((level) => this.levelChange(level)),
+    }
+  }
+
+  cancel(uid: string): { order: RestingOrder; levelChange: LevelChange } | undefined {
+    const node = this.orders.get(uid)
+    if (!node) return undefined
+    const order = this.snapshot(node)
+    const level = node.level
+    this.orders.delete(uid)
+    level.total -= node.remaining
+    this.unlink(node)
+    if (level.count === 0) this.dropLevel(level)
+    return { order, levelChange: this.levelChange(level) }
+  }
+
+  /** Bids high→low, asks low→high, at most `depth` levels. */
+  levels(side: Side, depth: number = Number.POSITIVE_INFINITY): Level[] {
+    const book = side === 'buy' ? this.bids : this.asks
+    const out: Level[] = []
+    for (let i = book.length - 1; i >= 0 && out.length < depth; i--) {
+      const level = book[i]!
+      out.push({ price: decimal(level.price, this.priceScale), quantity: decimal(level.total, this.quantityScale), orders: level.count })
+    }
+    return out
+  }
+
+  bestPrice(side: Side): DecimalValue | undefined {
+    const book = side === 'buy' ? this.bids : this.asks
+    const level = book[book.length - 1]
+    return level && decimal(level.price, this.priceScale)
+  }
+
+  private snapshot(node: OrderNode): RestingOrder {
+    return {
+      uid: node.uid,
+      tenantId: node.tenantId,
+      side: node.level.side,
+      price: decimal(node.level.price, this.priceScale),
+      remaining: decimal(node.remaining, this.quantityScale),
+      seq: node.seq,
+    }
+  }
+
+  private levelChange(level: LevelNode): LevelChange {
+    return { side: level.side, price: decimal(level.price, this.priceScale), quantity: decimal(level.total, this.quantityScale), orders: level.count }
+  }
+
+  private rest(uid: string, tenantId: string, side: Side, seq: bigint, price: bigint, quantity: bigint): LevelNode {
+    const level = this.levelFor(side, price)
+    const node: OrderNode = { uid, tenantId, seq, remaining: quantity, level, prev: null, next: null }
+    // Orders normally arrive in seq order, so this walk stops at once; a rebuild in any order still yields time priority.
+    let after = level.tail
+    while (after !== null && after.seq > seq) after = after.prev
+    node.prev = after
+    node.next = after === null ? level.head : after.next
+    if (node.next === null) level.tail = node
+    else node.next.prev = node
+    if (after === null) level.head = node
+    else after.next = node
+    level.count++
+    level.total += quantity
+    this.orders.set(uid, node)
+    return level
+  }
+
+  private unlink(node: OrderNode): void {
+    const level = node.level
+    if (node.prev === null) level.head = node.next
+    else node.prev.next = node.next
+    if (node.next === null) level.tail = node.prev
+    else node.next.prev = node.prev
+    node.prev = node.next = null
+    level.count--
+  }
+
+  private levelFor(side: Side, price: bigint): LevelNode {
+    const byPrice = side === 'buy' ? this.bidByPrice : this.askByPrice
+    const existing = byPrice.get(price)
+    if (existing) return existing
+    const level: LevelNode = { side, price, total: 0n, count: 0, head: null, tail: null, touched: 0 }
+    const book = side === 'buy' ? this.bids : this.asks
+    const index = insertionIndex(book, price, side === 'buy')
+    if (index === book.length) book.push(level)
+    else book.splice(index, 0, level)
+    byPrice.set(price, level)
+    return level
+  }
+
+  private dropLevel(level: LevelNode): void {
+    const buy = level.side === 'buy'
+    const book = buy ? this.bids : this.asks
+    ;(buy ? this.bidByPrice : this.askByPrice).delete(level.price)
+    if (book[book.length - 1] === level) {
+      book.pop()
+      return
+    }
+    const index = insertionIndex(book, level.price, buy) - 1
+    if (book[index] !== level) throw new Error('order book levels out of order')
+    book.splice(index, 1)
+  }
+
+  private priceUnits(value: DecimalValue): bigint {
+    return toUnits(value, this.priceScale)
+  }
+
+  private quantityUnits(value: DecimalValue): bigint {
+    return toUnits(value, this.quantityScale)
+  }
+
+  /** Grows the book's scales so both values convert to units exactly; a no-op once the book has seen the symbol's precision. */
+  private fitScales(price: DecimalValue | null, quantity: DecimalValue): void {
+    if (price !== null && price.scale > this.priceScale) {
+      const scale = normalize(price).scale
+      if (scale > this.priceScale) this.growPriceScale(scale)
+    }
+    if (quantity.scale > this.quantityScale) {
+      const scale = normalize(quantity).scale
+      if (scale > this.quantityScale) this.growQuantityScale(scale)
+    }
+  }
+
+  private growPriceScale(scale: number): void {
+    const factor = pow10(scale - this.priceScale)
+    this.priceScale = scale
+    for (const [book, byPrice] of [[this.bids, this.bidByPrice], [this.asks, this.askByPrice]] as const) {
+      byPrice.clear()
+      for (const level of book) {
+        level.price *= factor
+        byPrice.set(level.price, level)
+      }
+    }
+  }
+
+  private growQuantityScale(scale: number): void {
+    const factor = pow10(scale - this.quantityScale)
+    this.quantityScale = scale
+    for (const node of this.orders.values()) node.remaining *= factor
+    for (const level of this.bids) level.total *= factor
+    for (const level of this.asks) level.total *= factor
+  }
+}
+
+/**
+ * Index at which `price` keeps the array sorted with the best price last: bids ascending, asks
+ * descending. For a price present in the array it is one past that level.
+ */
+function insertionIndex(book: LevelNode[], price: bigint, ascending: boolean): number {
+  let low = 0
+  let high = book.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    const p = book[mid]!.price
+    if (ascending ? p <= price : p >= price) low = mid + 1
+    else high = mid
+  }
+  return low
+}

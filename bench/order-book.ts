@@ -1,5 +1,5 @@
-import type { DecimalValue } from '../src/modules/exchange/decimal.ts'
-import { OrderBook, type IncomingOrder, type Side } from '../src/modules/exchange/matching/order-book.ts'
+import type { DecimalValue } from '../src/core/decimal.ts'
+import { type IncomingOrder, OrderBook, type Side } from '../src/modules/exchange/matching/order-book.ts'
 
 /**
  * Micro-benchmark of the matching engine alone: a book of resting orders from two tenants (A bids,

@@ -11,12 +11,13 @@
  * a shared machine the yardstick drifts by 2x within a minute, and a ratio to a measurement made
  * minutes earlier would report the drift, not the service.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+
 import autocannon from 'autocannon'
 import pg from 'pg'
 
@@ -41,7 +42,9 @@ interface Child {
 function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv, logFile: string): Promise<Child> {
   return new Promise((resolve, reject) => {
     const fd = openSync(logFile, 'a')
-    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', fd, fd] })
+    // Compiled JavaScript runs on node itself, as `npm start` runs it; TypeScript through tsx.
+    const command = script.endsWith('.js') ? [process.execPath, script] : [TSX, script]
+    const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', fd, fd] })
     closeSync(fd)
     const poll = setInterval(() => {
       const output = readFileSync(logFile, 'utf8')
@@ -157,13 +160,14 @@ async function main() {
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await c.end()
     }
-    await run(['src/cli.ts', 'db', 'seed'], serviceEnv)
-    credentials = JSON.parse(await run(['src/cli.ts', 'client', 'create', '--name', 'Bench Bank'], serviceEnv))
+    await run(['src/app/cli.ts', 'db', 'seed'], serviceEnv)
+    credentials = JSON.parse(await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Bank'], serviceEnv))
   } else {
     delete serviceEnv.DATABASE_URL
   }
 
-  const service = await startChild('src/main.ts', [], serviceEnv, path.join(logDir, 'service.log'))
+  // As `npm start` runs it: the compiled service (`npm run bench` builds first).
+  const service = await startChild('dist/src/app/main.js', [], serviceEnv, path.join(logDir, 'service.log'))
   let baseline: Child | undefined
   try {
     if (!env.DATABASE_URL) credentials = JSON.parse(readFileSync(path.join(dataDir, 'demo-client.json'), 'utf8'))
@@ -184,7 +188,11 @@ async function main() {
 
     const scenarios: Scenario[] = [
       { name: 'REST symbols (same token)', goal: { ratio: 0.4 }, options: (url) => ({ url: `${url}/api/exchange/v1/symbols`, headers: auth }) },
-      { name: 'GraphQL symbols (same data)', goal: { ratio: 0.15 }, options: (url) => ({ url: `${url}/graphql`, method: 'POST', headers: auth, body: graphqlQuery }) },
+      {
+        name: 'GraphQL symbols (same data)',
+        goal: { ratio: 0.15 },
+        options: (url) => ({ url: `${url}/graphql`, method: 'POST', headers: auth, body: graphqlQuery }),
+      },
       {
         name: 'login',
         goal: { requestsPerSec: 3000 },

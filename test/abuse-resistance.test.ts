@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_BODY_BYTES } from '../src/json-body.ts'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+
+import { MAX_BODY_BYTES } from '../src/http/json-body.ts'
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -89,7 +90,8 @@ describe('long inputs are answered at once, the process serving others meanwhile
   it('a 1 MiB Decimal literal in a GraphQL document, without a token', async () => {
     // A new document each try: Yoga keeps the outcome of validating a document it has seen.
     let tries = 0
-    const query = () => `mutation { createOrder(input: { symbol: "USD-IRR", side: buy, type: limit, quantity: "${huge('x')}", price: "1" }) { order { uid } } } # ${++tries}`
+    const query = () =>
+      `mutation { createOrder(input: { symbol: "USD-IRR", side: buy, type: limit, quantity: "${huge('x')}", price: "1" }) { order { uid } } } # ${++tries}`
     const res = await withinBounds(() => graphql({ query: query() }))
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ errors: [{ message: 'Decimal must be a string such as "12.50"', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] })
@@ -155,7 +157,9 @@ describe('long inputs are answered at once, the process serving others meanwhile
   })
 
   it('1 MiB in a GraphQL list filter and an order uid', async () => {
-    const list = await withinBounds(() => graphql({ query: 'query($s: String) { orders(filter: { symbol: $s }) { total } }', variables: { s: huge() } }, bank.token))
+    const list = await withinBounds(() =>
+      graphql({ query: 'query($s: String) { orders(filter: { symbol: $s }) { total } }', variables: { s: huge() } }, bank.token),
+    )
     expect(list.status).toBe(422)
     expect(list.body.errors[0].extensions.detail).toEqual([expect.objectContaining({ type: 'value_error.any_str.max_length', loc: ['query', 'symbol'] })])
     const one = await withinBounds(() => graphql({ query: 'query($u: ID!) { order(uid: $u) { uid } }', variables: { u: huge() } }, bank.token))
@@ -241,8 +245,7 @@ describe('the API limit counts work, not requests', () => {
 
   const aliased = (n: number, tag: string) =>
     `mutation { ${Array.from({ length: n }, (_, i) => `o${i}: createOrder(input: { clientOrderId: "${tag}-${i}", symbol: "USD-IRR", side: buy, type: limit, quantity: "1000", price: "1050000" }) { order { uid } }`).join(' ')} }`
-  const ordersOf = async (tenantId: string) =>
-    (await limited.services.db.selectFrom('orders').select('uid').where('tenant_id', '=', tenantId).execute()).length
+  const ordersOf = async (tenantId: string) => (await limited.services.db.selectFrom('orders').select('uid').where('tenant_id', '=', tenantId).execute()).length
 
   it('counts each root mutation field as a call and refuses a request over the allowance whole', async () => {
     const bank = await createTestClient(limited)

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto'
+
 import { decodeJwt } from 'jose'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient, deactivateClient, rotateClientSecret } from '../src/modules/auth/clients.ts'
-import { findSession, listRefreshTokens } from '../src/modules/auth/sessions.repository.ts'
-import { timestampAt } from '../src/modules/auth/session-tokens.ts'
-import { tokenSha256 } from '../src/modules/auth/tokens.ts'
+
+import { createClient, deactivateClient, rotateClientSecret } from '../src/modules/auth/clients/clients.ts'
+import { timestampAt } from '../src/modules/auth/sessions/session-tokens.ts'
+import { findSession, listRefreshTokens } from '../src/modules/auth/sessions/sessions.repository.ts'
+import { tokenSha256 } from '../src/modules/auth/tokens/tokens.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
 import { createTestDatabase, onPostgres, postgresUrl } from './helpers/database.ts'
 import { eventually } from './helpers/eventually.ts'
-import { postSimultaneously, type SimultaneousResponse } from './helpers/simultaneous.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
+import { postSimultaneously, type SimultaneousResponse } from './helpers/simultaneous.ts'
 
 const INVALID = { message: 'JWT has an invalid format', error: 'Unauthorized', detail: 'JWT has an invalid format' }
 const UNAVAILABLE = { message: 'The service is temporarily unavailable', error: 'service_unavailable', detail: 'The service is temporarily unavailable' }
@@ -235,13 +237,17 @@ describe.skipIf(!onPostgres)('a database outage while batches are in flight', ()
   /** Waits until a statement of the server waits on the lock, then cuts every connection of the server. */
   async function cutWhileWaiting() {
     const lockerPid = (locker as unknown as { processID: number }).processID
-    await eventually(async () => {
-      const { rows } = await admin.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> $2",
-        [name, lockerPid],
-      )
-      return rows[0].n > 0 ? true : undefined
-    }, 5000, 20)
+    await eventually(
+      async () => {
+        const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> $2", [
+          name,
+          lockerPid,
+        ])
+        return rows[0].n > 0 ? true : undefined
+      },
+      5000,
+      20,
+    )
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [name, lockerPid])
   }
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
+
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TokenVerifier } from '../src/auth-context.ts'
-import { signAccessToken, signRefreshToken, type AccessTokenClaims } from '../src/modules/auth/tokens.ts'
+
+import { TokenVerifier } from '../src/modules/auth/tokens/token-verifier.ts'
+import { type AccessTokenClaims, signAccessToken, signRefreshToken } from '../src/modules/auth/tokens/tokens.ts'
 import { ViewerDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
@@ -61,7 +63,11 @@ const cases: Case[] = [
   ['characters outside base64url', () => `Bearer ${bank.token.replace('.', '+.')}`, INVALID],
   ['three parts of garbage', () => 'Bearer abc.def.ghi', INVALID],
   ['alg none (unsecured)', () => `Bearer ${b64({ alg: 'none', typ: 'at+jwt' })}.${b64(claims())}.`, INVALID],
-  ['alg none with a signature', () => `Bearer ${b64({ alg: 'none', typ: 'at+jwt', kid: server.services.keys.signingKey().kid })}.${b64(claims())}.AAAA`, INVALID],
+  [
+    'alg none with a signature',
+    () => `Bearer ${b64({ alg: 'none', typ: 'at+jwt', kid: server.services.keys.signingKey().kid })}.${b64(claims())}.AAAA`,
+    INVALID,
+  ],
   [
     'HS256 signed with the public key bytes',
     async () => {
@@ -72,11 +78,7 @@ const cases: Case[] = [
     },
     INVALID,
   ],
-  [
-    'a refresh token',
-    async () => `Bearer ${(await signRefreshToken(server.services.keys, server.config, subject(), randomUUID())).token}`,
-    INVALID,
-  ],
+  ['a refresh token', async () => `Bearer ${(await signRefreshToken(server.services.keys, server.config, subject(), randomUUID())).token}`, INVALID],
   ['a token without typ', async () => `Bearer ${await signWith({ typ: undefined }, { ...claims() })}`, INVALID],
   ['a token of another issuer', async () => `Bearer ${await signWith({ typ: 'at+jwt' }, { ...claims(), iss: 'https://evil.example' })}`, INVALID],
   ['a token for another audience', async () => `Bearer ${await signWith({ typ: 'at+jwt' }, { ...claims(), aud: 'https://other.example' })}`, INVALID],
@@ -85,11 +87,7 @@ const cases: Case[] = [
   ['scopes that are not a list', async () => `Bearer ${await signWith({ typ: 'at+jwt' }, { ...claims(), scopes: '*:*' })}`, INVALID],
   ['a token without kid', async () => `Bearer ${await signWith({ typ: 'at+jwt', kid: undefined }, { ...claims() })}`, INVALID],
   ['an iat in the future', async () => `Bearer ${(await signAccessToken(server.services.keys, server.config, subject(), nowSeconds() + 120)).token}`, INVALID],
-  [
-    'an expired token',
-    async () => `Bearer ${(await signAccessToken(server.services.keys, server.config, subject(), nowSeconds() - 600 - 31)).token}`,
-    EXPIRED,
-  ],
+  ['an expired token', async () => `Bearer ${(await signAccessToken(server.services.keys, server.config, subject(), nowSeconds() - 600 - 31)).token}`, EXPIRED],
   ['a tampered payload', () => `Bearer ${flip(bank.token, 1)}`, BAD_SIGNATURE],
   [
     'a payload granting more scopes under the original signature',
@@ -123,8 +121,8 @@ function headers(authorization: string | undefined): Record<string, string> {
   return authorization === undefined ? {} : { authorization }
 }
 
-describe('Bearer authentication (seed 7.2)', () => {
-  it.each(cases)('REST answers %s with 401 and the seed body', async (_name, authorization, message) => {
+describe('Bearer authentication (the reference 401 bodies)', () => {
+  it.each(cases)('REST answers %s with 401 and the reference body', async (_name, authorization, message) => {
     const res = await server.request('GET', `/api/sso/v1/users/${bank.clientId}`, { headers: headers(await authorization()) })
     expect(res.status).toBe(401)
     expect(res.body).toEqual(body(message))
@@ -152,7 +150,6 @@ describe('Bearer authentication (seed 7.2)', () => {
 
 describe('verification cost', () => {
   const withoutBackgroundReloads = (fn: () => Promise<void>) => withoutBackgroundPolls(server.services, fn)
-
 
   it('reads no database row to verify a token', async () => {
     await withoutBackgroundReloads(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findClientById } from '../src/modules/auth/clients.repository.ts'
-import { formatTimestamp } from '../src/db.ts'
+
+import { formatTimestamp } from '../src/core/timestamps.ts'
+import { findClientById } from '../src/modules/auth/clients/clients.repository.ts'
 import { ViewerDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'

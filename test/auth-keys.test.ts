@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose'
+
+import { createLocalJWKSet, decodeProtectedHeader, type JSONWebKeySet, jwtVerify, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rotateSigningKeys } from '../src/modules/auth/signing-keys.ts'
-import { signAccessToken, signRefreshToken } from '../src/modules/auth/tokens.ts'
+
+import { rotateSigningKeys } from '../src/modules/auth/keys/signing-keys.ts'
+import { signAccessToken, signRefreshToken } from '../src/modules/auth/tokens/tokens.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { eventually } from './helpers/eventually.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
@@ -64,7 +66,10 @@ describe('token signing', () => {
     const { kid, privateKey } = server.services.keys.signingKey()
     const access = await signAccessToken(server.services.keys, server.config, subject)
     const refresh = await signRefreshToken(server.services.keys, server.config, subject, randomUUID())
-    for (const [signed, typ] of [[access, 'at+jwt'], [refresh, 'rt+jwt']] as const) {
+    for (const [signed, typ] of [
+      [access, 'at+jwt'],
+      [refresh, 'rt+jwt'],
+    ] as const) {
       const byJose = await new SignJWT({ ...signed.claims }).setProtectedHeader({ alg: 'EdDSA', kid, typ }).sign(privateKey)
       expect(signed.token).toBe(byJose)
       const { payload, protectedHeader } = await jwtVerify(signed.token, createLocalJWKSet(await fetchJwks()), { algorithms: ['EdDSA'], typ })
@@ -84,10 +89,14 @@ describe('key rotation', () => {
     const { kid: newKid, retired } = await rotateSigningKeys(server.services.db, undefined, 604_800 + 600 + 30)
     expect(retired).toBe(0)
     const started = Date.now()
-    const newToken = await eventually(async () => {
-      const token = await login()
-      return kidOf(token) === newKid ? token : undefined
-    }, 10_000, 200)
+    const newToken = await eventually(
+      async () => {
+        const token = await login()
+        return kidOf(token) === newKid ? token : undefined
+      },
+      10_000,
+      200,
+    )
     expect(Date.now() - started).toBeLessThan(10_000)
 
     const jwks = await fetchJwks()

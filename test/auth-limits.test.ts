@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient } from '../src/modules/auth/clients.ts'
+
+import { createClient } from '../src/modules/auth/clients/clients.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const TOO_MANY = { message: 'Too many requests', error: 'rate_limited', detail: 'Too many requests' }
@@ -103,10 +104,17 @@ describe('login and refresh limits per address and per (client id, address)', ()
     const reuse = await startTestServer({ REFRESH_REUSE_WINDOW: '0' })
     try {
       const bank = await createClient(reuse.services.db, { name: 'Reuse Bank' })
-      const tokens = (await reuse.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.client_id, client_secret: bank.client_secret } })).body.tokens
+      const tokens = (await reuse.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.client_id, client_secret: bank.client_secret } })).body
+        .tokens
       const read = async () => {
         const text = await (await fetch(`${reuse.url}/metrics`)).text()
-        return Number(text.split('\n').find((l) => l.startsWith('auth_refresh_reuse_detected_total'))?.split(' ').at(-1) ?? 0)
+        return Number(
+          text
+            .split('\n')
+            .find((l) => l.startsWith('auth_refresh_reuse_detected_total'))
+            ?.split(' ')
+            .at(-1) ?? 0,
+        )
       }
       const before = await read()
       expect((await reuse.request('POST', '/api/sso/v1/auth/refresh', { body: { refresh_token: tokens.refresh } })).status).toBe(200)

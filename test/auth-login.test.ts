@@ -1,8 +1,9 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient, deactivateClient } from '../src/modules/auth/clients.ts'
-import { findSession, listRefreshTokens } from '../src/modules/auth/sessions.repository.ts'
-import { timestampAt } from '../src/modules/auth/session-tokens.ts'
+
+import { createClient, deactivateClient } from '../src/modules/auth/clients/clients.ts'
+import { timestampAt } from '../src/modules/auth/sessions/session-tokens.ts'
+import { findSession, listRefreshTokens } from '../src/modules/auth/sessions/sessions.repository.ts'
 import { LoginDocument, ViewerDocument } from './generated/graphql.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
 

@@ -1,10 +1,11 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { eventually } from './helpers/eventually.ts'
-import { runCli, startServerProcess, type ServerProcess } from './helpers/process.ts'
+import { runCli, type ServerProcess, startServerProcess } from './helpers/process.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
 
 const REVOKED = { message: 'JWT has been revoked', error: 'Unauthorized', detail: 'JWT has been revoked' }
@@ -82,10 +83,14 @@ describe.skipIf(!onPostgres)('two server processes on one PostgreSQL database', 
     expect((await whoAmI(b.url, bank, fromA)).status).toBe(200)
 
     // B moves to the new key by itself within its reload interval; old tokens keep working.
-    const fromB = await eventually(async () => {
-      const token = (await login(b.url, bank)).tokens.access
-      return decodeProtectedHeader(token).kid === kid ? token : undefined
-    }, 10_000, 250)
+    const fromB = await eventually(
+      async () => {
+        const token = (await login(b.url, bank)).tokens.access
+        return decodeProtectedHeader(token).kid === kid ? token : undefined
+      },
+      10_000,
+      250,
+    )
     expect((await whoAmI(a.url, bank, fromB)).status).toBe(200)
     for (const base of [a.url, b.url]) expect((await whoAmI(base, bank, before)).status).toBe(200)
     const jwks = await call(b.url, 'GET', '/.well-known/jwks.json')

@@ -1,12 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto'
+
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient, deactivateClient } from '../src/modules/auth/clients.ts'
-import { findSession, listRefreshTokens } from '../src/modules/auth/sessions.repository.ts'
-import { timestampAt } from '../src/modules/auth/session-tokens.ts'
-import { rotateSigningKeys } from '../src/modules/auth/signing-keys.ts'
-import { signRefreshToken } from '../src/modules/auth/tokens.ts'
+
+import { createClient, deactivateClient } from '../src/modules/auth/clients/clients.ts'
+import { rotateSigningKeys } from '../src/modules/auth/keys/signing-keys.ts'
+import { timestampAt } from '../src/modules/auth/sessions/session-tokens.ts'
+import { findSession, listRefreshTokens } from '../src/modules/auth/sessions/sessions.repository.ts'
+import { signRefreshToken } from '../src/modules/auth/tokens/tokens.ts'
 import { OrdersDocument, RefreshDocument } from './generated/graphql.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
 
@@ -30,8 +32,7 @@ async function login(client = bank) {
   return res.body as { session_id: string; tokens: { access: string; refresh: string } }
 }
 
-const refresh = (refreshToken: unknown, path = '/api/sso/v1/auth/refresh') =>
-  server.request('POST', path, { body: { refresh_token: refreshToken } })
+const refresh = (refreshToken: unknown, path = '/api/sso/v1/auth/refresh') => server.request('POST', path, { body: { refresh_token: refreshToken } })
 
 const whoAmI = (token: string) => server.request('GET', `/api/sso/v1/users/${bank.client_id}`, { token })
 
@@ -112,7 +113,11 @@ describe('POST /api/sso/v1/auth/refresh', () => {
     expect(second.status).toBe(200)
     expect(claimsOf(second.body.tokens.access)).toEqual({ roles: other.roles, scopes: other.scopes })
 
-    await server.services.db.updateTable('clients').set({ roles: ['client', 'admin'], scopes: ['symbols:read'] }).where('id', '=', other.client_id).execute()
+    await server.services.db
+      .updateTable('clients')
+      .set({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
+      .where('id', '=', other.client_id)
+      .execute()
     const third = await refresh(second.body.tokens.refresh)
     expect(third.status).toBe(200)
     expect(claimsOf(third.body.tokens.access)).toEqual({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
@@ -311,10 +316,7 @@ describe('POST /api/sso/v1/auth/refresh', () => {
       'a refresh token for another audience',
       async () => (await signRefreshToken(server.services.keys, { ...server.config, tokenAudience: 'https://other.example' }, subject(), randomUUID())).token,
     ],
-    [
-      'a refresh token whose jti is not a UUID',
-      async () => (await signRefreshToken(server.services.keys, server.config, subject(), 'jti-1')).token,
-    ],
+    ['a refresh token whose jti is not a UUID', async () => (await signRefreshToken(server.services.keys, server.config, subject(), 'jti-1')).token],
     [
       'refresh claims under the access token typ',
       async () => {
@@ -337,10 +339,15 @@ describe('POST /api/sso/v1/auth/refresh', () => {
     const number = await refresh(7)
     expect(number.status).toBe(422)
     expect(number.body).toEqual({ detail: [{ type: 'type_error.str', loc: ['body', 'refresh_token'], msg: 'str type expected', input: 7 }] })
-    const notJson = await server.request('POST', '/api/sso/v1/auth/refresh', { rawBody: "{'refresh_token': 1}", headers: { 'content-type': 'application/json' } })
+    const notJson = await server.request('POST', '/api/sso/v1/auth/refresh', {
+      rawBody: "{'refresh_token': 1}",
+      headers: { 'content-type': 'application/json' },
+    })
     expect(notJson.status).toBe(422)
     expect(notJson.body).toEqual({
-      detail: [{ type: 'json_invalid', loc: ['body', 1], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting property name enclosed in double quotes' } }],
+      detail: [
+        { type: 'json_invalid', loc: ['body', 1], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting property name enclosed in double quotes' } },
+      ],
     })
   })
 })
@@ -385,7 +392,11 @@ describe('GraphQL refresh', () => {
     const second = await server.graphql(RefreshDocument, { refreshToken: first.tokens.refresh })
     expect(claimsOf(second.data!.refresh.tokens.access)).toEqual({ roles: other.roles, scopes: other.scopes })
 
-    await server.services.db.updateTable('clients').set({ roles: ['client', 'admin'], scopes: ['symbols:read'] }).where('id', '=', other.client_id).execute()
+    await server.services.db
+      .updateTable('clients')
+      .set({ roles: ['client', 'admin'], scopes: ['symbols:read'] })
+      .where('id', '=', other.client_id)
+      .execute()
     const third = await server.graphql(RefreshDocument, { refreshToken: second.data!.refresh.tokens.refresh })
     expect(third.status).toBe(200)
     expect(third.errors).toBeUndefined()

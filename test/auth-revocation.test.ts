@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
+
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deactivateClient, revokeSessionsOfClient, rotateClientSecret } from '../src/modules/auth/clients.ts'
-import { RevocationCache } from '../src/modules/auth/revocations.ts'
+
+import { deactivateClient, revokeSessionsOfClient, rotateClientSecret } from '../src/modules/auth/clients/clients.ts'
+import { RevocationCache } from '../src/modules/auth/sessions/revocations.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { eventually } from './helpers/eventually.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../src/db.ts'
+
+import { openDatabase } from '../src/db/database.ts'
 import { createTestDatabase, onPostgres, type TestDatabase } from './helpers/database.ts'
 import { runCli } from './helpers/process.ts'
 import { startTestServer } from './helpers/server.ts'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '../src/config.ts'
+
+import { ConfigError, loadConfig } from '../src/core/config.ts'
 import { runTs } from './helpers/process.ts'
 
 describe('configuration', () => {
@@ -50,7 +51,7 @@ describe('configuration', () => {
   })
 
   it('stops the server at start with that one line', async () => {
-    const result = await runTs('src/main.ts', [], { PORT: 'not-a-port' })
+    const result = await runTs('src/app/main.ts', [], { PORT: 'not-a-port' })
     expect(result.code).toBe(1)
     expect(result.stderr).toBe('Invalid configuration: PORT must be an integer between 0 and 65535\n')
   })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const DASHBOARD = 'https://dashboard.bank.example'

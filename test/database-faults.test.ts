@@ -1,5 +1,6 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { createTestDatabase, onPostgres, postgresUrl, type TestDatabase } from './helpers/database.ts'
 import { probeApp } from './helpers/probe-app.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -167,7 +168,11 @@ describe('text the database cannot store', () => {
   })
 
   it('answers a NUL character in a parameter with 400, not 500', async () => {
-    const BAD = { message: 'Text must be valid Unicode without NUL characters', error: 'bad_request', detail: 'Text must be valid Unicode without NUL characters' }
+    const BAD = {
+      message: 'Text must be valid Unicode without NUL characters',
+      error: 'bad_request',
+      detail: 'Text must be valid Unicode without NUL characters',
+    }
     const rest = await server.request('GET', '/probe/clients?name=a%00b')
     expect(rest.status).toBe(400)
     expect(rest.body).toEqual(BAD)

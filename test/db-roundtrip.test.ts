@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto'
+
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatTimestamp } from '../src/db.ts'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+
+import { formatTimestamp } from '../src/core/timestamps.ts'
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
@@ -72,11 +74,29 @@ describe('database round trip', () => {
 
   it('enforces the constraints the design names', async () => {
     const db = server.services.db
-    const base = { user_id: 'test', meta_data: null, price_precision: 0, quantity_precision: 0, min_order_quantity: '1', tick_size: '1', daily_fluctuation_price_limit_percent: '5' }
+    const base = {
+      user_id: 'test',
+      meta_data: null,
+      price_precision: 0,
+      quantity_precision: 0,
+      min_order_quantity: '1',
+      tick_size: '1',
+      daily_fluctuation_price_limit_percent: '5',
+    }
     // unique symbol
-    await expect(db.insertInto('symbols').values({ ...base, uid: randomUUID(), symbol: 'USD-IRR', base: 'USD', quote: 'IRR' }).execute()).rejects.toMatchObject({ code: '23505' })
+    await expect(
+      db
+        .insertInto('symbols')
+        .values({ ...base, uid: randomUUID(), symbol: 'USD-IRR', base: 'USD', quote: 'IRR' })
+        .execute(),
+    ).rejects.toMatchObject({ code: '23505' })
     // currency foreign key
-    await expect(db.insertInto('symbols').values({ ...base, uid: randomUUID(), symbol: 'XXX-IRR', base: 'XXX', quote: 'IRR' }).execute()).rejects.toMatchObject({ code: '23503' })
+    await expect(
+      db
+        .insertInto('symbols')
+        .values({ ...base, uid: randomUUID(), symbol: 'XXX-IRR', base: 'XXX', quote: 'IRR' })
+        .execute(),
+    ).rejects.toMatchObject({ code: '23503' })
   })
 
   it('seeds idempotently', async () => {

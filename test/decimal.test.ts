@@ -1,9 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+
 import {
   add,
   compareDecimals,
   decimalsEqual,
+  type DecimalValue,
   formatDecimal,
   hasAtMostPlaces,
   isMultipleOf,
@@ -13,8 +15,7 @@ import {
   priceBand,
   subtract,
   unitOfPlaces,
-  type DecimalValue,
-} from '../src/modules/exchange/decimal.ts'
+} from '../src/core/decimal.ts'
 
 const dec = (text: string): DecimalValue => {
   const value = parseDecimal(text)
@@ -30,7 +31,9 @@ const parts = fc.record({
   fraction: fc.stringMatching(/^[0-9]{0,12}$/),
 })
 const anyDecimal = parts.map(({ negative, whole, fraction }) => dec(`${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`))
-const positiveDecimal = anyDecimal.map((d) => ({ coefficient: d.coefficient < 0n ? -d.coefficient : d.coefficient, scale: d.scale })).filter((d) => d.coefficient > 0n)
+const positiveDecimal = anyDecimal
+  .map((d) => ({ coefficient: d.coefficient < 0n ? -d.coefficient : d.coefficient, scale: d.scale }))
+  .filter((d) => d.coefficient > 0n)
 const precision = fc.integer({ min: -6, max: 10 })
 
 /** The canonical text of a value, computed with string operations only: an oracle independent of bigint scaling. */

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { setReferencePrice } from '../src/modules/exchange/symbol-admin.ts'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { setReferencePrice } from '../src/modules/exchange/symbols/symbol-admin.ts'
 import {
   CancelOrderDocument,
   CreateOrderDocument,
+  type CreateOrderInput,
   OrderDocument,
+  type OrderFieldsFragment,
   OrdersDocument,
   SymbolDocument,
-  SymbolsDocument,
-  type CreateOrderInput,
-  type OrderFieldsFragment,
   type SymbolFieldsFragment,
+  SymbolsDocument,
 } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { ORDERS, placeOrder } from './helpers/orders.ts'
@@ -132,7 +134,14 @@ describe('symbols on both faces', () => {
 
 describe('orders on both faces', () => {
   it('reads through GraphQL what REST created', async () => {
-    const created = await placeOrder(server, bank.token, { symbol: 'USD-IRR', side: 'sell', type: 'limit', quantity: '500', price: '1060000', client_order_id: 'parity-rest' })
+    const created = await placeOrder(server, bank.token, {
+      symbol: 'USD-IRR',
+      side: 'sell',
+      type: 'limit',
+      quantity: '500',
+      price: '1060000',
+      client_order_id: 'parity-rest',
+    })
     expect(created.status).toBe(201)
     const gql = await server.graphql(OrderDocument, { uid: created.body.uid }, { token: bank.token })
     expect(gql.data!.order).toEqual(orderAsGraphQL(created.body))

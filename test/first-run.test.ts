@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+
 import { afterAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../src/db.ts'
+
+import { openDatabase } from '../src/db/database.ts'
 import { startServerProcess } from './helpers/process.ts'
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-first-run-'))

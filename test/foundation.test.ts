@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { HealthDocument } from './generated/graphql.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 

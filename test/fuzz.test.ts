@@ -1,12 +1,14 @@
 import { randomInt } from 'node:crypto'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { routes } from '../src/routes.ts'
-import { schema } from '../src/schema.ts'
+
+import { routes } from '../src/app/routes.ts'
+import { schema } from '../src/app/schema.ts'
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient } from './helpers/auth.ts'
-import { fuzzRequest, Random, type FuzzContext, type FuzzRequest } from './helpers/fuzz-requests.ts'
-import { sendRaw, type RawResult } from './helpers/raw-http.ts'
+import { type FuzzContext, type FuzzRequest, fuzzRequest, Random } from './helpers/fuzz-requests.ts'
+import { type RawResult, sendRaw } from './helpers/raw-http.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 // FUZZ_SEED replays a run; FUZZ_REQUESTS changes its length.
@@ -107,7 +109,9 @@ describe('fuzzing', () => {
     ).toEqual([])
 
     // Not vacuous: a share of the requests got past parsing and validation to real answers.
-    const ok = Object.entries(histogram).filter(([s]) => s.startsWith('2')).reduce((n, [, c]) => n + c, 0)
+    const ok = Object.entries(histogram)
+      .filter(([s]) => s.startsWith('2'))
+      .reduce((n, [, c]) => n + c, 0)
     expect(ok).toBeGreaterThan(COUNT / 50)
     expect(Object.keys(histogram).length).toBeGreaterThan(5)
 

@@ -1,10 +1,12 @@
 import { request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
+
 import { getIntrospectionQuery } from 'graphql'
 import { createSchema } from 'graphql-yoga'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RequestContext } from '../src/context.ts'
-import { GRAPHQL_LIMITS } from '../src/graphql-limits.ts'
+
+import type { RequestContext } from '../src/core/context.ts'
+import { GRAPHQL_LIMITS } from '../src/graphql/limits.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 // A schema that nests without end, to build documents of any depth, breadth and cost.
@@ -73,7 +75,9 @@ describe('GraphQL operation limits', () => {
   it(`allows ${GRAPHQL_LIMITS.maxAliases} aliases and refuses more, counting fragments as executed`, async () => {
     const aliases = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: id`).join(' ')
     expect((await server.graphql(`{ node { ${aliases(30)} } }`)).status).toBe(200)
-    expect(await rejected(`{ node { ${aliases(31)} } }`)).toEqual([{ message: 'The operation has aliases: 31, over the limit of 30', code: 'GRAPHQL_VALIDATION_FAILED' }])
+    expect(await rejected(`{ node { ${aliases(31)} } }`)).toEqual([
+      { message: 'The operation has aliases: 31, over the limit of 30', code: 'GRAPHQL_VALIDATION_FAILED' },
+    ])
     expect(await rejected(`{ x: node { ...F } y: node { ...F } } fragment F on Node { ${aliases(15)} }`)).toEqual([
       { message: 'The operation has aliases: 32, over the limit of 30', code: 'GRAPHQL_VALIDATION_FAILED' },
     ])
@@ -118,7 +122,12 @@ describe('GraphQL operation limits', () => {
     const res = await server.graphql('{ explode }')
     expect(res.status).toBe(500)
     expect(res.errors).toEqual([
-      { message: 'Internal server error', locations: [{ line: 1, column: 3 }], path: ['explode'], extensions: { code: 'INTERNAL_SERVER_ERROR', error: 'internal_error' } },
+      {
+        message: 'Internal server error',
+        locations: [{ line: 1, column: 3 }],
+        path: ['explode'],
+        extensions: { code: 'INTERNAL_SERVER_ERROR', error: 'internal_error' },
+      },
     ])
     expect(JSON.stringify(res.errors)).not.toContain('SELECT')
   })
@@ -141,9 +150,11 @@ describe('GraphQL requests', () => {
         res.on('end', () => resolve({ status: res.statusCode!, body }))
       })
       req.on('error', reject)
-      Readable.from((function* () {
-        for (let i = 0; i < big.length; i += 64 * 1024) yield big.slice(i, i + 64 * 1024)
-      })()).pipe(req)
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < big.length; i += 64 * 1024) yield big.slice(i, i + 64 * 1024)
+        })(),
+      ).pipe(req)
     })
     expect(chunked.status).toBe(413)
     expect(JSON.parse(chunked.body)).toEqual(TOO_LARGE)
@@ -178,7 +189,9 @@ describe('GraphQL requests', () => {
     const mutation = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { touch }')}`, { headers: { accept: 'application/json' } })
     expect(mutation.status).toBe(405)
     expect(mutation.headers.get('allow')).toBe('POST')
-    const badVariables = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ node { id } }')}&variables=%7Bnope`, { headers: { accept: 'application/json' } })
+    const badVariables = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ node { id } }')}&variables=%7Bnope`, {
+      headers: { accept: 'application/json' },
+    })
     expect(badVariables.status).toBe(400)
     const query = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ node { id } }')}`, { headers: { accept: 'application/json' } })
     expect(query.status).toBe(200)
@@ -188,7 +201,9 @@ describe('GraphQL requests', () => {
 
 describe('introspection and GraphiQL', () => {
   it("serves GraphiQL's introspection query by default", async () => {
-    const res = await server.graphql(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }))
+    const res = await server.graphql(
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }),
+    )
     expect(res.status).toBe(200)
     expect(res.errors).toBeUndefined()
     expect((res.data as { __schema: { queryType: { name: string } } }).__schema.queryType.name).toBe('Query')

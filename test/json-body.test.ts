@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { AppError } from '../src/errors.ts'
-import { locateJsonError, parseJsonText } from '../src/json-body.ts'
+import { describe, expect, it } from 'vitest'
+
+import { AppError } from '../src/core/errors.ts'
+import { locateJsonError, parseJsonText } from '../src/http/json-body.ts'
 
 // Positions and messages as Python's json module reports them (FastAPI's json_invalid).
 const cases: [string, string, number][] = [
@@ -24,7 +25,7 @@ describe('json_invalid location', () => {
     expect(locateJsonError(text)).toEqual({ message, position })
   })
 
-  it('renders the seed 422 shape', () => {
+  it('renders the reference 422 shape', () => {
     try {
       parseJsonText('{"client_id": ')
       expect.unreachable()

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AppError } from '../src/errors.ts'
-import { MAX_JSON_DEPTH, parseJsonText } from '../src/json-body.ts'
+
+import { AppError } from '../src/core/errors.ts'
+import { MAX_JSON_DEPTH, parseJsonText } from '../src/http/json-body.ts'
 import { probeApp } from './helpers/probe-app.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 

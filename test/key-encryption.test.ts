@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto'
+
 import { afterAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/config.ts'
-import { createLogger } from '../src/logger.ts'
-import { decryptPrivateKey, encryptPrivateKey } from '../src/modules/auth/signing-keys.ts'
-import { closeServices, openServices } from '../src/services.ts'
+
+import { closeServices, openServices } from '../src/app/services.ts'
+import { loadConfig } from '../src/core/config.ts'
+import { decryptPrivateKey, encryptPrivateKey } from '../src/modules/auth/keys/signing-keys.ts'
+import { createLogger } from '../src/observability/logger.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
 import { LogSink } from './helpers/log-sink.ts'

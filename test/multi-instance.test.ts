@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
-import { startServerProcess, type ServerProcess } from './helpers/process.ts'
+import { type ServerProcess, startServerProcess } from './helpers/process.ts'
 import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
 
 const redisUrl = process.env.REDIS_TEST_URL || undefined
 const API_LIMIT = 6
 
-// Two processes on one PostgreSQL and one Redis behave as one service (DESIGN §2). Revocation
+// Two processes on one PostgreSQL and one Redis behave as one service (docs/operations.md, "Running N instances"). Revocation
 // across processes is proven in auth-multiprocess.test.ts.
 describe.skipIf(!onPostgres || !redisUrl)('two instances on one PostgreSQL and one Redis', () => {
   let a: TestServer
@@ -26,7 +27,11 @@ describe.skipIf(!onPostgres || !redisUrl)('two instances on one PostgreSQL and o
 
   const get = (base: string, path: string, token: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })
   const refresh = (base: string, token: string) =>
-    fetch(`${base}/api/sso/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: token }) })
+    fetch(`${base}/api/sso/v1/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: token }),
+    })
 
   it('accepts on one instance a token issued by the other', async () => {
     const client = await createTestClient(a)

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
+import { LogSink } from './helpers/log-sink.ts'
 import { probeApp } from './helpers/probe-app.ts'
 import { sendRaw } from './helpers/raw-http.ts'
-import { LogSink } from './helpers/log-sink.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
@@ -207,7 +209,7 @@ describe('metrics', () => {
   })
 
   it('rejects a short METRICS_TOKEN at start', async () => {
-    const { loadConfig } = await import('../src/config.ts')
+    const { loadConfig } = await import('../src/core/config.ts')
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow('Invalid configuration: METRICS_TOKEN must be 16 to 256 visible ASCII characters')
   })
 })

@@ -1,14 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { add, compareDecimals, formatDecimal, isPositive, multiply, parseDecimal, subtract, type DecimalValue } from '../src/modules/exchange/decimal.ts'
+
+import { add, compareDecimals, type DecimalValue, formatDecimal, isPositive, multiply, parseDecimal, subtract } from '../src/core/decimal.ts'
 import {
   averagePrice,
-  OrderBook,
   type Fill,
   type IncomingOrder,
   type Level,
   type LevelChange,
   type MatchResult,
+  OrderBook,
   type RestingOrder,
   type Side,
 } from '../src/modules/exchange/matching/order-book.ts'

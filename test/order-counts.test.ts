@@ -1,17 +1,19 @@
 import { promises as fs } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+
 import { sql } from 'kysely'
 import { FileMigrationProvider, Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openDatabase } from '../src/db.ts'
-import { migrateToLatest } from '../src/migrate.ts'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+
+import { openDatabase } from '../src/db/database.ts'
+import { migrateToLatest } from '../src/db/migrate.ts'
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { createTestDatabase, onPostgres } from './helpers/database.ts'
-import { ORDERS, placeOrder, usdBuy } from './helpers/orders.ts'
 import { eventually } from './helpers/eventually.ts'
+import { ORDERS, placeOrder, usdBuy } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 // The unfiltered list's total comes from counters kept by triggers on `orders`; whatever writes
@@ -35,7 +37,10 @@ const listTotal = async (client: TestClient, query = '') => {
 }
 
 const liveRows = async (tenantId?: string) => {
-  let q = server.services.db.selectFrom('orders').select(sql<number>`count(*)`.as('n')).where('is_deleted', '=', false)
+  let q = server.services.db
+    .selectFrom('orders')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('is_deleted', '=', false)
   if (tenantId) q = q.where('tenant_id', '=', tenantId)
   return (await q.executeTakeFirstOrThrow()).n
 }
@@ -83,7 +88,11 @@ describe('the unfiltered total', () => {
       { tenantId: c.tenantId, clientOrderId: 'x-9' },
     ])
     await insertBatch([{ tenantId: c.tenantId, clientOrderId: 'x-9' }]) // skipped entirely
-    for (const [client, expected] of [[a, 2], [b, 3], [c, 1]] as const) {
+    for (const [client, expected] of [
+      [a, 2],
+      [b, 3],
+      [c, 1],
+    ] as const) {
       expect(await liveRows(client.tenantId)).toBe(expected)
       expect(await listTotal(client)).toBe(expected)
     }
@@ -108,7 +117,9 @@ describe('the unfiltered total', () => {
   it('follows soft deletes, undeletes, moves between tenants and hard deletes; cancels leave it alone', async () => {
     const [bank, other] = await Promise.all([createTestClient(server), createTestClient(server)])
     for (let i = 0; i < 6; i++) expect((await placeOrder(server, bank.token, usdBuy)).status).toBe(201)
-    const uids = (await server.services.db.selectFrom('orders').select('uid').where('tenant_id', '=', bank.tenantId).orderBy('created_at').execute()).map((r) => r.uid)
+    const uids = (await server.services.db.selectFrom('orders').select('uid').where('tenant_id', '=', bank.tenantId).orderBy('created_at').execute()).map(
+      (r) => r.uid,
+    )
     const db = server.services.db
 
     expect((await server.request('DELETE', `${ORDERS}/${uids[0]}`, { token: bank.token })).status).toBe(200)
@@ -164,12 +175,14 @@ describe.skipIf(!onPostgres)('two connections sharing a counter shard', () => {
 
   it("lock the tenants' counters in one order, so a batch waiting on another's counter holds none it needs", async () => {
     // Any 33 backends include two with the same pid modulo the shard count.
-    const clients = await Promise.all(Array.from({ length: SHARDS + 1 }, async () => {
-      const client = new pg.Client({ connectionString: server.database.databaseUrl })
-      await client.connect()
-      const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid')
-      return { client, pid: rows[0]!.pid }
-    }))
+    const clients = await Promise.all(
+      Array.from({ length: SHARDS + 1 }, async () => {
+        const client = new pg.Client({ connectionString: server.database.databaseUrl })
+        await client.connect()
+        const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid')
+        return { client, pid: rows[0]!.pid }
+      }),
+    )
     try {
       const x = clients.find((c) => clients.some((d) => d !== c && d.pid % SHARDS === c.pid % SHARDS))!
       const y = clients.find((d) => d !== x && d.pid % SHARDS === x.pid % SHARDS)!
@@ -177,17 +190,29 @@ describe.skipIf(!onPostgres)('two connections sharing a counter shard', () => {
 
       await x.client.query('begin')
       await x.client.query(batchSql, [[low]]) // x holds the shard's row of `low`
-      const batch = y.client.query(batchSql, [[high, low]]).then(() => 'stored', (error: Error) => error.message) // rows listed high first
-      await eventually(async () => {
-        const { rows } = await x.client.query('select wait_event_type from pg_stat_activity where pid = $1', [y.pid])
-        return rows[0]?.wait_event_type === 'Lock' ? true : undefined
-      }, 10_000, 20)
+      const batch = y.client.query(batchSql, [[high, low]]).then(
+        () => 'stored',
+        (error: Error) => error.message,
+      ) // rows listed high first
+      await eventually(
+        async () => {
+          const { rows } = await x.client.query('select wait_event_type from pg_stat_activity where pid = $1', [y.pid])
+          return rows[0]?.wait_event_type === 'Lock' ? true : undefined
+        },
+        10_000,
+        20,
+      )
       // Had y taken `high` first, this would wait for y while y waits for x: a deadlock.
       await x.client.query(batchSql, [[high]])
       await x.client.query('commit')
       expect(await batch).toBe('stored')
-      const { rows } = await x.client.query('select tenant_id, sum(live)::int as live from order_counts where tenant_id = any($1) group by 1 order by 1', [[low, high]])
-      expect(rows).toEqual([{ tenant_id: low, live: 2 }, { tenant_id: high, live: 2 }])
+      const { rows } = await x.client.query('select tenant_id, sum(live)::int as live from order_counts where tenant_id = any($1) group by 1 order by 1', [
+        [low, high],
+      ])
+      expect(rows).toEqual([
+        { tenant_id: low, live: 2 },
+        { tenant_id: high, live: 2 },
+      ])
     } finally {
       await Promise.all(clients.map((c) => c.client.end()))
     }

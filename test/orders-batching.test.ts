@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto'
+
 import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Principal } from '../src/auth-context.ts'
-import { OrderWrites } from '../src/modules/exchange/order-writes.ts'
-import { insertRuledOrders, type RuledOrder } from '../src/modules/exchange/orders.repository.ts'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { findSymbolByName } from '../src/modules/exchange/symbols.repository.ts'
+
+import type { Principal } from '../src/core/auth.ts'
+import { OrderWrites } from '../src/modules/exchange/orders/order-writes.ts'
+import { insertRuledOrders, type RuledOrder } from '../src/modules/exchange/orders/orders.repository.ts'
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { findSymbolByName } from '../src/modules/exchange/symbols/symbols.repository.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
 import { onPostgres, postgresUrl } from './helpers/database.ts'
@@ -80,7 +82,7 @@ describe('group commit of new orders', () => {
           .execute(async (trx) => {
             await sql`lock table orders in exclusive mode`.execute(trx)
             const all = Promise.all(ids.map((id) => place({ ...usdBuy, client_order_id: id })))
-            for (const started = Date.now(); submitted < ids.length && Date.now() - started < 5000; ) await new Promise((r) => setTimeout(r, 5))
+            for (const started = Date.now(); submitted < ids.length && Date.now() - started < 5000;) await new Promise((r) => setTimeout(r, 5))
             return { all }
           })
         responses = await pending.all
@@ -98,7 +100,8 @@ describe('group commit of new orders', () => {
       expect(stored).toHaveLength(50)
       // Each caller got its own row, as stored.
       const byUid = new Map(stored.map((o) => [o.uid, o]))
-      for (const res of responses) expect(byUid.get(res.body.uid)).toMatchObject({ client_order_id: res.body.client_order_id, quantity: '1000', price: '1050000' })
+      for (const res of responses)
+        expect(byUid.get(res.body.uid)).toMatchObject({ client_order_id: res.body.client_order_id, quantity: '1000', price: '1050000' })
     }))
 
   it('keeps decimals exact and each row its own values through the shared statement', async () => {
@@ -142,7 +145,12 @@ describe('group commit of new orders', () => {
 
   it('answers every caller of a batch holding one client_order_id several times: one inserted, the others that order', async () => {
     const writes = new OrderWrites(db(), { maxConcurrentBatches: 1 })
-    const orders = await Promise.all([ruledOrder('in-batch-1'), ruledOrder('in-batch-1', { quantity: '2000' }), ruledOrder('in-batch-1'), ruledOrder('in-batch-2')])
+    const orders = await Promise.all([
+      ruledOrder('in-batch-1'),
+      ruledOrder('in-batch-1', { quantity: '2000' }),
+      ruledOrder('in-batch-1'),
+      ruledOrder('in-batch-2'),
+    ])
     let outcomes: Awaited<ReturnType<OrderWrites['insert']>>[] = []
     await withoutBackgroundPolls(server.services, async () => {
       const before = statements()
@@ -240,7 +248,7 @@ describe('group commit of new orders', () => {
     }
 
     it('refuses an order the new tick size rejects, with the same 422 as a fresh process', () =>
-      underChangedRules("tick_size = 1000000", "tick_size = 10", async () => {
+      underChangedRules('tick_size = 1000000', 'tick_size = 10', async () => {
         for (const clientOrderId of [undefined, 'tick-changed-1']) {
           const res = await place({ ...usdBuy, client_order_id: clientOrderId })
           expect(res.status).toBe(422)
@@ -263,9 +271,7 @@ describe('group commit of new orders', () => {
       await underChangedRules('is_active = false', 'is_active = true', async () => {
         const res = await place({ ...usdBuy, client_order_id: 'deactivated-1' })
         expect(res.status).toBe(422)
-        expect(res.body.detail).toEqual([
-          { type: 'value_error.symbol', loc: ['body', 'symbol'], msg: 'symbol USD-IRR is not active', input: 'USD-IRR' },
-        ])
+        expect(res.body.detail).toEqual([{ type: 'value_error.symbol', loc: ['body', 'symbol'], msg: 'symbol USD-IRR is not active', input: 'USD-IRR' }])
       })
       await underChangedRules('is_deleted = true', 'is_deleted = false', async () => {
         const res = await place({ ...usdBuy, client_order_id: 'deleted-1' })
@@ -285,7 +291,9 @@ describe('group commit of new orders', () => {
       await underChangedRules('min_order_quantity = 5000', 'min_order_quantity = 100', async () => {
         const res = await place(usdBuy)
         expect(res.status).toBe(422)
-        expect(res.body.detail.map((d: { type: string; loc: unknown[] }) => [d.loc.join('.'), d.type])).toEqual([['body.quantity', 'value_error.number.not_ge']])
+        expect(res.body.detail.map((d: { type: string; loc: unknown[] }) => [d.loc.join('.'), d.type])).toEqual([
+          ['body.quantity', 'value_error.number.not_ge'],
+        ])
       })
     })
 
@@ -294,7 +302,13 @@ describe('group commit of new orders', () => {
         const res = await place(usdBuy)
         expect(res.status).toBe(422)
         expect(res.body.detail).toEqual([
-          { type: 'value_error.number.not_multiple', loc: ['body', 'quantity'], msg: 'ensure this value is a multiple of 10000', input: '1000', ctx: { multiple_of: '10000' } },
+          {
+            type: 'value_error.number.not_multiple',
+            loc: ['body', 'quantity'],
+            msg: 'ensure this value is a multiple of 10000',
+            input: '1000',
+            ctx: { multiple_of: '10000' },
+          },
         ])
       }))
 
@@ -306,7 +320,13 @@ describe('group commit of new orders', () => {
           const res = await place(usdBuy)
           expect(res.status).toBe(422)
           expect(res.body.detail).toEqual([
-            { type: 'value_error.number.not_le', loc: ['body', 'price'], msg: 'ensure this value is less than or equal to 1010000', input: '1050000', ctx: { limit_value: '1010000' } },
+            {
+              type: 'value_error.number.not_le',
+              loc: ['body', 'price'],
+              msg: 'ensure this value is less than or equal to 1010000',
+              input: '1050000',
+              ctx: { limit_value: '1010000' },
+            },
           ])
         })
       } finally {
@@ -391,9 +411,7 @@ describe.skipIf(!onPostgres)('a database outage while orders are being inserted'
     try {
       await locker.query('BEGIN')
       await locker.query('LOCK TABLE orders IN EXCLUSIVE MODE')
-      const inFlight = Promise.all(
-        Array.from({ length: 40 }, (_, i) => placeOrder(faulty, client.token, { ...usdBuy, client_order_id: `outage-${10 + i}` })),
-      )
+      const inFlight = Promise.all(Array.from({ length: 40 }, (_, i) => placeOrder(faulty, client.token, { ...usdBuy, client_order_id: `outage-${10 + i}` })))
       const waiting = async () =>
         Number(
           (

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { placeOrder, usdBuy } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'

@@ -1,9 +1,10 @@
 import { CompiledQuery, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
-import { ORDERS, placeOrder, usdBuy } from './helpers/orders.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
+import { ORDERS, placeOrder, usdBuy } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
@@ -47,7 +48,12 @@ describe('orders list cost', () => {
     expect(keys).toEqual([...keys].sort())
     expect(new Set(all.map((o: any) => o.uid)).size).toBe(105)
     const reversed = await server.request('GET', `${ORDERS}?order_by=-created_at&limit=5`, { token: bank.token })
-    expect(reversed.body.items.map((o: any) => o.uid)).toEqual(all.slice(-5).reverse().map((o: any) => o.uid))
+    expect(reversed.body.items.map((o: any) => o.uid)).toEqual(
+      all
+        .slice(-5)
+        .reverse()
+        .map((o: any) => o.uid),
+    )
   })
 
   it('counts only what the filters match, and past the end still tells the total', async () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { setReferencePrice, setSymbolActive } from '../src/modules/exchange/symbol-admin.ts'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { setReferencePrice, setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'
 import { CancelOrderDocument, CreateOrderDocument, OrderDocument, OrdersDocument, OrdersWithMarketsDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { ORDER_KEYS, ORDERS, placeOrder, usdBuy } from './helpers/orders.ts'
@@ -538,7 +540,18 @@ describe('GraphQL orders', () => {
     expect(created.errors).toBeUndefined()
     const order = created.data!.createOrder.order
     expect(created.data!.createOrder.created).toBe(true)
-    expect(order).toMatchObject({ symbol: 'EUR-IRR', side: 'buy', type: 'limit', quantity: '200', price: '1210000', status: 'open', filledQuantity: '0', clientOrderId: 'gql-1', userId: bank.clientId, tenantId: bank.tenantId })
+    expect(order).toMatchObject({
+      symbol: 'EUR-IRR',
+      side: 'buy',
+      type: 'limit',
+      quantity: '200',
+      price: '1210000',
+      status: 'open',
+      filledQuantity: '0',
+      clientOrderId: 'gql-1',
+      userId: bank.clientId,
+      tenantId: bank.tenantId,
+    })
 
     const replayed = await server.graphql(
       CreateOrderDocument,

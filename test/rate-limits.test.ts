@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
+
 import { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { clientIp, ipRateLimitKey, normaliseIp } from '../src/client-ip.ts'
-import { loadConfig } from '../src/config.ts'
-import { AppError } from '../src/errors.ts'
-import { Metrics } from '../src/metrics.ts'
-import { RateLimits } from '../src/rate-limits.ts'
+
+import { loadConfig } from '../src/core/config.ts'
+import { AppError } from '../src/core/errors.ts'
+import { clientIp, normaliseIp } from '../src/http/client-ip.ts'
+import { Metrics } from '../src/observability/metrics.ts'
+import { ipRateLimitKey } from '../src/rate-limits/address-keys.ts'
+import { RateLimits } from '../src/rate-limits/rate-limits.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { probeApp } from './helpers/probe-app.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -265,9 +268,7 @@ describe('client address', () => {
     expect(loadConfig({}).trustProxyHops).toBe(0)
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxyHops).toBe(1)
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxyHops).toBe(2)
-    expect(() => loadConfig({ TRUST_PROXY: 'sometimes' })).toThrow(
-      'Invalid configuration: TRUST_PROXY must be true, false or a number of proxy hops (0 to 10)',
-    )
+    expect(() => loadConfig({ TRUST_PROXY: 'sometimes' })).toThrow('Invalid configuration: TRUST_PROXY must be true, false or a number of proxy hops (0 to 10)')
     expect(() => loadConfig({ TRUST_PROXY: '11' })).toThrow('Invalid configuration: TRUST_PROXY must be true, false or a number of proxy hops (0 to 10)')
   })
 })
@@ -358,9 +359,14 @@ describe('rate limits over HTTP', () => {
     const limited = await startTestServer({ RATE_LIMIT_LOGIN_PER_MIN: '2' }, undefined, { app })
     try {
       for (const ip of ['198.51.100.10', '198.51.100.11']) {
-        expect((await limited.request('POST', '/api/sso/v1/auth/login', { body: { client_secret: 'right' }, headers: { 'x-forwarded-for': ip } })).status).toBe(200)
+        expect((await limited.request('POST', '/api/sso/v1/auth/login', { body: { client_secret: 'right' }, headers: { 'x-forwarded-for': ip } })).status).toBe(
+          200,
+        )
       }
-      const spoofed = await limited.request('POST', '/api/sso/v1/auth/login', { body: { client_secret: 'right' }, headers: { 'x-forwarded-for': '198.51.100.12' } })
+      const spoofed = await limited.request('POST', '/api/sso/v1/auth/login', {
+        body: { client_secret: 'right' },
+        headers: { 'x-forwarded-for': '198.51.100.12' },
+      })
       expect(spoofed.status).toBe(429)
     } finally {
       await limited.close()

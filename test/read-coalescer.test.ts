@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ReadCoalescer } from '../src/read-coalescer.ts'
+
+import { ReadCoalescer } from '../src/core/read-coalescer.ts'
 
 function deferred<T>() {
   let resolve!: (value: T) => void
@@ -55,10 +56,14 @@ describe('ReadCoalescer', () => {
   it('fails only the reads that shared a failed run; the next read runs afresh', async () => {
     const reads = new ReadCoalescer<number>()
     let runs = 0
-    const failing = Promise.allSettled([1, 2].map(() => reads.read('k', async () => {
-      runs++
-      throw new Error('database went away')
-    })))
+    const failing = Promise.allSettled(
+      [1, 2].map(() =>
+        reads.read('k', async () => {
+          runs++
+          throw new Error('database went away')
+        }),
+      ),
+    )
     expect((await failing).map((r) => r.status)).toEqual(['rejected', 'rejected'])
     expect(await reads.read('k', async () => ++runs)).toBe(2)
     const thrown = reads.read('k', () => {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto'
+
 import { decodeJwt } from 'jose'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient } from '../src/modules/auth/clients.ts'
-import { timestampAt } from '../src/modules/auth/session-tokens.ts'
-import { tokenSha256 } from '../src/modules/auth/tokens.ts'
+
+import { createClient } from '../src/modules/auth/clients/clients.ts'
+import { timestampAt } from '../src/modules/auth/sessions/session-tokens.ts'
+import { tokenSha256 } from '../src/modules/auth/tokens/tokens.ts'
 import { onPostgres } from './helpers/database.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -56,7 +58,18 @@ describe.skipIf(!onPostgres)('the refresh-token rotation plan', () => {
     const claims = decodeJwt(token) as { jti: string; session_id: string; sub: string; tenant_id: string }
     const { rows } = await connection.query(
       `select * from rotate_refresh_tokens($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::boolean[], $7::uuid[], $8::text[], $9::timestamp(6)[], $10::integer)`,
-      [[claims.jti], [claims.session_id], [claims.sub], [claims.tenant_id], [tokenSha256(token)], [false], [randomUUID()], ['0'.repeat(64)], [timestampAt(Math.floor(Date.now() / 1000) + 3600)], 86400],
+      [
+        [claims.jti],
+        [claims.session_id],
+        [claims.sub],
+        [claims.tenant_id],
+        [tokenSha256(token)],
+        [false],
+        [randomUUID()],
+        ['0'.repeat(64)],
+        [timestampAt(Math.floor(Date.now() / 1000) + 3600)],
+        86400,
+      ],
     )
     return rows
   }
@@ -69,7 +82,7 @@ describe.skipIf(!onPostgres)('the refresh-token rotation plan', () => {
 
     // Thousands of sessions (none revoked) and used tokens, and no statistics of them: the shape
     // in which a plan made on the empty tables picked sequential scans or the revoked-sessions index.
-    const client = (await db.selectFrom('clients').select(['id', 'tenant_id']).where('id', '=', bank.client_id).executeTakeFirstOrThrow())
+    const client = await db.selectFrom('clients').select(['id', 'tenant_id']).where('id', '=', bank.client_id).executeTakeFirstOrThrow()
     await connection.query(
       `with s as (
          insert into sessions (id, client_id, tenant_id, expires_at)

@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream'
+
 import { describe, expect, it } from 'vitest'
-import { cachedIsoTime, createLogger } from '../src/logger.ts'
-import { requestLineWriter, type RequestLine } from '../src/request-line.ts'
+
+import { cachedIsoTime, createLogger } from '../src/observability/logger.ts'
+import { type RequestLine, requestLineWriter } from '../src/observability/request-line.ts'
 
 class Lines extends Writable {
   text = ''
@@ -17,7 +19,15 @@ class Lines extends Writable {
 }
 
 const LINES: RequestLine[] = [
-  { requestId: 'bank-trace-7', method: 'GET', route: '/api/exchange/v1/symbols', status: 200, ms: 0.3, ip: '203.0.113.9', sub: '70cd65a3-0dfe-43c6-af6c-a6237750ec97' },
+  {
+    requestId: 'bank-trace-7',
+    method: 'GET',
+    route: '/api/exchange/v1/symbols',
+    status: 200,
+    ms: 0.3,
+    ip: '203.0.113.9',
+    sub: '70cd65a3-0dfe-43c6-af6c-a6237750ec97',
+  },
   { requestId: 'a'.repeat(128), method: 'POST', route: '/graphql', operation: 'Symbols', status: 401, ms: 12, ip: '::1' },
   { requestId: 'x', method: 'DELETE', route: 'unmatched', status: 503, ms: 1234.5, ip: 'quote"back\\slash\u0001\u2028', sub: 'ünïcode' },
 ]
@@ -38,7 +48,13 @@ describe('request log line', () => {
       await new Promise((r) => setImmediate(r))
       const [fast, reference] = sink.take()
       expect(withoutTime(fast!)).toBe(withoutTime(reference!))
-      expect(JSON.parse(fast!)).toMatchObject({ level: line.status >= 500 ? 50 : 30, service: 'exchange-api', msg: 'request', requestId: line.requestId, ip: line.ip })
+      expect(JSON.parse(fast!)).toMatchObject({
+        level: line.status >= 500 ? 50 : 30,
+        service: 'exchange-api',
+        msg: 'request',
+        requestId: line.requestId,
+        ip: line.ip,
+      })
     }
   })
 

@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RequestContext } from '../src/context.ts'
-import { AppError, toAppError } from '../src/errors.ts'
-import { openRequestState } from '../src/request-state.ts'
-import { restHandler, Router } from '../src/rest.ts'
+
+import type { RequestContext } from '../src/core/context.ts'
+import { type AppError, toAppError } from '../src/core/errors.ts'
+import { openRequestState } from '../src/http/request-state.ts'
+import { restHandler } from '../src/http/rest-handler.ts'
+import { Router } from '../src/http/router.ts'
 
 // The adapter on its own, with routes that misbehave on purpose.
 const errors: AppError[] = []
@@ -13,12 +16,12 @@ let url: string
 
 beforeAll(async () => {
   const router = new Router([
-    { method: 'POST', path: '/echo', public: true, handler: async ({ body }) => ({ status: 201, body: { received: await body() } }) },
-    { method: 'GET', path: '/items/:id', public: true, handler: ({ params, query }) => ({ body: { params, query } }) },
+    { method: 'POST', path: '/echo', access: 'public', handler: async ({ body }) => ({ status: 201, body: { received: await body() } }) },
+    { method: 'GET', path: '/items/:id', access: 'public', handler: ({ params, query }) => ({ body: { params, query } }) },
     {
       method: 'GET',
       path: '/explode',
-      public: true,
+      access: 'public',
       handler: () => {
         throw new Error('secret internals: SELECT * FROM clients')
       },
@@ -26,7 +29,7 @@ beforeAll(async () => {
     {
       method: 'GET',
       path: '/db-down',
-      public: true,
+      access: 'public',
       handler: () => {
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })
       },
@@ -53,11 +56,13 @@ describe('REST adapter', () => {
     expect(await res.json()).toEqual({ received: { a: [1, 'x'] } })
   })
 
-  it('answers malformed JSON with the seed 422 json_invalid shape', async () => {
+  it('answers malformed JSON with the reference 422 json_invalid shape', async () => {
     const res = await post('{"client_id": "x",}')
     expect(res.status).toBe(422)
     expect(await res.json()).toEqual({
-      detail: [{ type: 'json_invalid', loc: ['body', 18], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting property name enclosed in double quotes' } }],
+      detail: [
+        { type: 'json_invalid', loc: ['body', 18], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting property name enclosed in double quotes' } },
+      ],
     })
   })
 

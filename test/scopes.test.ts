@@ -1,8 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { assertTenantAccess, AuthContext, hasScope, isAdmin, scopeAllows, type Principal, type TokenVerifier } from '../src/auth-context.ts'
-import { AppError, restErrorBody } from '../src/errors.ts'
-import { toGraphQLError } from '../src/graphql-errors.ts'
+
+import { assertTenantAccess, AuthContext, hasScope, isAdmin, type Principal, scopeAllows } from '../src/core/auth.ts'
+import { AppError, restErrorBody } from '../src/core/errors.ts'
+import { toGraphQLError } from '../src/graphql/errors.ts'
+import { type TokenVerifier } from '../src/modules/auth/tokens/token-verifier.ts'
 
 const principal = (overrides: Partial<Principal> = {}): Principal => ({
   clientId: 'c1',

@@ -1,7 +1,9 @@
 import { connect, type Socket } from 'node:net'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
-import { startServerProcess, type ServerProcess } from './helpers/process.ts'
+import { type ServerProcess, startServerProcess } from './helpers/process.ts'
 
 const redisTestUrl = process.env.REDIS_TEST_URL || undefined
 
@@ -20,7 +22,7 @@ function parseResponse(raw: Buffer): RawResponse {
   let body = text.slice(headEnd + 4)
   if (headers['transfer-encoding'] === 'chunked') {
     let out = ''
-    for (let rest = body; ; ) {
+    for (let rest = body; ;) {
       const lineEnd = rest.indexOf('\r\n')
       const size = parseInt(rest.slice(0, lineEnd), 16)
       if (!size) break
@@ -101,9 +103,7 @@ describe('graceful shutdown', () => {
     responses.forEach((res, i) => {
       expect(res.status).toBe(200)
       expect(res.headers.connection).toBe('close')
-      expect(JSON.parse(res.body)).toEqual(
-        i % 2 ? { data: { health: { status: 'ok', database: 'ok' } } } : { data: { health: { status: 'ok' } } },
-      )
+      expect(JSON.parse(res.body)).toEqual(i % 2 ? { data: { health: { status: 'ok', database: 'ok' } } } : { data: { health: { status: 'ok' } } })
     })
 
     expect(await exited).toBe(0)

@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { setReferencePrice, setSymbolActive } from '../src/modules/exchange/symbol-admin.ts'
-import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols-cache.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { setReferencePrice, setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'
+import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols/symbols-cache.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { withoutBackgroundPolls } from './helpers/background.ts'
 import { onPostgres } from './helpers/database.ts'
 import { runCli } from './helpers/process.ts'
-import { withoutBackgroundPolls } from './helpers/background.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
@@ -39,23 +40,24 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 const WINDOW_MS = 2 * CATALOG_POLL_INTERVAL_MS + 1000
 
 describe('symbol list cache', () => {
-  it('answers a repeated list from memory, and each distinct query on its own', () => withoutBackgroundPolls(server.services, async () => {
-    const first = await list('?limit=5')
-    const before = queries()
-    const again = await list('?limit=5')
-    expect(queries() - before).toBe(0)
-    expect(again.status).toBe(200)
-    expect(again.text).toBe(first.text)
-    const other = await list('?limit=2')
-    expect(other.body.items).toHaveLength(2)
-    expect(other.body.limit).toBe(2)
-    // The same query spelled differently (defaults, case) is the same entry.
-    await list('?is_active=true&symbol=usd-irr')
-    const spelled = queries()
-    const same = await list('?symbol=USD-IRR&is_active=true&offset=0')
-    expect(queries() - spelled).toBe(0)
-    expect(same.body.items.map((i: any) => i.symbol)).toEqual(['USD-IRR'])
-  }))
+  it('answers a repeated list from memory, and each distinct query on its own', () =>
+    withoutBackgroundPolls(server.services, async () => {
+      const first = await list('?limit=5')
+      const before = queries()
+      const again = await list('?limit=5')
+      expect(queries() - before).toBe(0)
+      expect(again.status).toBe(200)
+      expect(again.text).toBe(first.text)
+      const other = await list('?limit=2')
+      expect(other.body.items).toHaveLength(2)
+      expect(other.body.limit).toBe(2)
+      // The same query spelled differently (defaults, case) is the same entry.
+      await list('?is_active=true&symbol=usd-irr')
+      const spelled = queries()
+      const same = await list('?symbol=USD-IRR&is_active=true&offset=0')
+      expect(queries() - spelled).toBe(0)
+      expect(same.body.items.map((i: any) => i.symbol)).toEqual(['USD-IRR'])
+    }))
 
   it('still authenticates, checks scopes and counts every cached request', async () => {
     await list()

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { request as httpRequest } from 'node:http'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { setSymbolActive } from '../src/modules/exchange/symbol-admin.ts'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
-import { sendRaw } from './helpers/raw-http.ts'
 import { LogSink } from './helpers/log-sink.ts'
+import { sendRaw } from './helpers/raw-http.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const DASHBOARD = 'https://dashboard.bank.example'
@@ -16,7 +18,9 @@ let bank: TestClient
 let sink: LogSink
 beforeAll(async () => {
   sink = new LogSink()
-  server = await startTestServer({ LOG_LEVEL: 'info', CORS_ORIGINS: `${DASHBOARD},${OPS}`, RATE_LIMIT_API_PER_MIN: '1000' }, undefined, { logDestination: sink })
+  server = await startTestServer({ LOG_LEVEL: 'info', CORS_ORIGINS: `${DASHBOARD},${OPS}`, RATE_LIMIT_API_PER_MIN: '1000' }, undefined, {
+    logDestination: sink,
+  })
   await seedDemoMarket(server.services.db)
   bank = await createTestClient(server)
 })
@@ -59,7 +63,9 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
   it('repeats the answer Yoga gave to the same bytes, with its own request id, rate limit and log line', async () => {
     const query = body('query Board { symbols(limit: 100) { total items { symbol tickSize properties { symbol name { en } } } } }')
     // An uncached execution of the same document (a root @include is never cached) is the reference.
-    const reference = await send(body('query Board { symbols(limit: 100) @include(if: true) { total items { symbol tickSize properties { symbol name { en } } } } }'))
+    const reference = await send(
+      body('query Board { symbols(limit: 100) @include(if: true) { total items { symbol tickSize properties { symbol name { en } } } } }'),
+    )
     const executed = await send(query)
     const replayed = await send(query, { 'x-request-id': 'replay-a' })
     const again = await send(query)
@@ -72,13 +78,15 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     expect(Number(replayed.headers.get('ratelimit-remaining'))).toBe(Number(executed.headers.get('ratelimit-remaining')) - 1)
     expect(Number(again.headers.get('ratelimit-remaining'))).toBe(Number(executed.headers.get('ratelimit-remaining')) - 2)
     expect(JSON.parse(replayed.text).data.symbols.items.length).toBeGreaterThan(1)
-    await expect.poll(() => sink.requests().find((l) => l.requestId === 'replay-a')).toMatchObject({
-      method: 'POST',
-      route: '/graphql',
-      operation: 'Board',
-      status: 200,
-      sub: bank.clientId,
-    })
+    await expect
+      .poll(() => sink.requests().find((l) => l.requestId === 'replay-a'))
+      .toMatchObject({
+        method: 'POST',
+        route: '/graphql',
+        operation: 'Board',
+        status: 200,
+        sub: bank.clientId,
+      })
     expect(server.services.metrics.httpRequests.value({ route: '/graphql', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(3)
   })
 
@@ -155,14 +163,22 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     const padded = body(`${query}${' '.repeat(9000)}`)
     for (let i = 0; i < 3; i++) expect((await send(padded)).replayed).toBe(false)
     expect((await send(padded)).status).toBe(200)
-    const withSearch = await fetch(`${server.url}/graphql?x=1`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bank.token}` }, body: exact })
+    const withSearch = await fetch(`${server.url}/graphql?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${bank.token}` },
+      body: exact,
+    })
     expect(withSearch.status).toBe(200)
     const before = replays()
     const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bank.token}` } }, (res) => {
-        let text = ''
-        res.on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, text }))
-      })
+      const req = httpRequest(
+        `${server.url}/graphql`,
+        { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bank.token}` } },
+        (res) => {
+          let text = ''
+          res.on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, text }))
+        },
+      )
       req.on('error', reject)
       req.write(exact.slice(0, 10))
       req.end(exact.slice(10))

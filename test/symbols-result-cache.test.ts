@@ -1,15 +1,16 @@
 import type { GraphQLField } from 'graphql'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { setSymbolActive } from '../src/modules/exchange/symbol-admin.ts'
-import { ResultStore } from '../src/modules/exchange/result-store.ts'
-import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols-cache.ts'
-import { schema } from '../src/schema.ts'
+
+import { schema } from '../src/app/schema.ts'
+import { ResultStore } from '../src/modules/exchange/symbols/result-store.ts'
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'
+import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols/symbols-cache.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
-import { placeOrder, usdBuy } from './helpers/orders.ts'
 import { LogSink } from './helpers/log-sink.ts'
+import { placeOrder, usdBuy } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 // Counts the executions of the catalog's root resolvers (the schema object the server serves).
@@ -69,46 +70,48 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<void> 
 }
 
 describe('GraphQL symbol result cache', () => {
-  it('answers a repeated catalog query from memory, byte for byte as executing it does', () => withoutBackgroundPolls(server.services, async () => {
-    // A root @include is never cached: executed every time, this is the uncached answer.
-    const uncached = FULL.replace('symbols(limit: 100)', 'symbols(limit: 100) @include(if: true)')
-    const reference = await executed(uncached)
-    expect((await executed(uncached)).executions).toBe(1)
-    const first = await executed(FULL)
-    expect(first.executions).toBe(1)
-    const before = queries()
-    const cached = await executed(FULL)
-    expect(cached.executions).toBe(0)
-    expect(queries() - before).toBe(0)
-    expect(cached.res.status).toBe(200)
-    expect(cached.res.text).toBe(first.res.text)
-    expect(cached.res.text).toBe(reference.res.text)
-    expect(cached.res.headers.get('content-type')).toBe(first.res.headers.get('content-type'))
-    expect(cached.res.body.data.symbols.items.length).toBeGreaterThan(1)
-    // The media type the caller accepts is still negotiated per request.
-    const graphqlJson = { accept: 'application/graphql-response+json' }
-    const negotiated = await executed(FULL, { headers: graphqlJson })
-    expect(negotiated.executions).toBe(0)
-    expect(negotiated.res.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8')
-    expect(negotiated.res.text).toBe(first.res.text)
-  }))
+  it('answers a repeated catalog query from memory, byte for byte as executing it does', () =>
+    withoutBackgroundPolls(server.services, async () => {
+      // A root @include is never cached: executed every time, this is the uncached answer.
+      const uncached = FULL.replace('symbols(limit: 100)', 'symbols(limit: 100) @include(if: true)')
+      const reference = await executed(uncached)
+      expect((await executed(uncached)).executions).toBe(1)
+      const first = await executed(FULL)
+      expect(first.executions).toBe(1)
+      const before = queries()
+      const cached = await executed(FULL)
+      expect(cached.executions).toBe(0)
+      expect(queries() - before).toBe(0)
+      expect(cached.res.status).toBe(200)
+      expect(cached.res.text).toBe(first.res.text)
+      expect(cached.res.text).toBe(reference.res.text)
+      expect(cached.res.headers.get('content-type')).toBe(first.res.headers.get('content-type'))
+      expect(cached.res.body.data.symbols.items.length).toBeGreaterThan(1)
+      // The media type the caller accepts is still negotiated per request.
+      const graphqlJson = { accept: 'application/graphql-response+json' }
+      const negotiated = await executed(FULL, { headers: graphqlJson })
+      expect(negotiated.executions).toBe(0)
+      expect(negotiated.res.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8')
+      expect(negotiated.res.text).toBe(first.res.text)
+    }))
 
-  it('does no resolver or database work for a warm symbol(symbol) query, which otherwise reads the database', () => withoutBackgroundPolls(server.services, async () => {
-    const query = 'query One($name: String!) { symbol(symbol: $name) { symbol tickSize base { symbol } } }'
-    let before = queries()
-    const first = await executed(query, { variables: { name: 'USD-IRR' } })
-    expect(first.executions).toBe(1)
-    expect(queries() - before).toBeGreaterThan(0)
-    before = queries()
-    const again = await executed(query, { variables: { name: 'USD-IRR' } })
-    expect(again.executions).toBe(0)
-    expect(queries() - before).toBe(0)
-    expect(again.res.text).toBe(first.res.text)
-    // Other variables are another entry.
-    const other = await executed(query, { variables: { name: 'BTC-USDT' } })
-    expect(other.executions).toBe(1)
-    expect(other.res.body.data.symbol.symbol).toBe('BTC-USDT')
-  }))
+  it('does no resolver or database work for a warm symbol(symbol) query, which otherwise reads the database', () =>
+    withoutBackgroundPolls(server.services, async () => {
+      const query = 'query One($name: String!) { symbol(symbol: $name) { symbol tickSize base { symbol } } }'
+      let before = queries()
+      const first = await executed(query, { variables: { name: 'USD-IRR' } })
+      expect(first.executions).toBe(1)
+      expect(queries() - before).toBeGreaterThan(0)
+      before = queries()
+      const again = await executed(query, { variables: { name: 'USD-IRR' } })
+      expect(again.executions).toBe(0)
+      expect(queries() - before).toBe(0)
+      expect(again.res.text).toBe(first.res.text)
+      // Other variables are another entry.
+      const other = await executed(query, { variables: { name: 'BTC-USDT' } })
+      expect(other.executions).toBe(1)
+      expect(other.res.body.data.symbol.symbol).toBe('BTC-USDT')
+    }))
 
   it('still authenticates, checks the scope, counts, logs and ids every cached request', async () => {
     const query = '{ symbols(limit: 3) { total items { symbol } } }'
@@ -179,7 +182,8 @@ describe('GraphQL symbol result cache', () => {
   it('sees a symbol change by the operator path, and by plain SQL, as soon as REST does', async () => {
     const query = '{ symbols(limit: 100) { items { symbol isActive properties { symbol name { en } } } } }'
     const gqlActive = async () => (await post(query, { token: bank.token })).body.data.symbols.items.find((i: any) => i.symbol === 'BTC-USDT').isActive
-    const restSymbol = async () => (await server.request('GET', '/api/exchange/v1/symbols?limit=100', { token: bank.token })).body.items.find((i: any) => i.symbol === 'BTC-USDT')
+    const restSymbol = async () =>
+      (await server.request('GET', '/api/exchange/v1/symbols?limit=100', { token: bank.token })).body.items.find((i: any) => i.symbol === 'BTC-USDT')
     // Both caches warm.
     expect((await restSymbol()).is_active).toBe(true)
     expect(await gqlActive()).toBe(true)
@@ -190,7 +194,8 @@ describe('GraphQL symbol result cache', () => {
     expect(await gqlActive()).toBe(false)
 
     await sql`update currencies set name_en = 'Renamed' where code = 'USDT'`.execute(server.services.db)
-    const gqlName = async () => (await post(query, { token: bank.token })).body.data.symbols.items.find((i: any) => i.symbol === 'BTC-USDT').properties[1].name.en
+    const gqlName = async () =>
+      (await post(query, { token: bank.token })).body.data.symbols.items.find((i: any) => i.symbol === 'BTC-USDT').properties[1].name.en
     expect(await gqlName()).not.toBe('Renamed')
     await within(WINDOW_MS, async () => (await restSymbol()).properties.USDT.name.en === 'Renamed')
     expect(await gqlName()).toBe('Renamed')

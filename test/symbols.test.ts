@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto'
+
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { upsertCurrency } from '../src/modules/exchange/currencies.repository.ts'
-import { demoCurrencies, demoSymbols } from '../src/modules/exchange/demo-data.ts'
-import { seedDemoMarket } from '../src/modules/exchange/seed.ts'
-import { setReferencePrice } from '../src/modules/exchange/symbol-admin.ts'
-import { upsertSymbol } from '../src/modules/exchange/symbols.repository.ts'
+
+import { upsertCurrency } from '../src/modules/exchange/symbols/currencies.repository.ts'
+import { demoCurrencies, demoSymbols } from '../src/modules/exchange/symbols/demo-data.ts'
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { setReferencePrice } from '../src/modules/exchange/symbols/symbol-admin.ts'
+import { upsertSymbol } from '../src/modules/exchange/symbols/symbols.repository.ts'
 import { SymbolDocument, SymbolsDocument, SymbolsWithCurrenciesDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
@@ -56,7 +58,7 @@ const list = (query = '', token = bank.token) => server.request('GET', `${SYMBOL
 const catalogChanged = () => server.services.symbolsCache.check()
 
 describe('GET /api/exchange/v1/symbols', () => {
-  it('answers the seed 2.5 envelope with exactly the 16 heads, in order', async () => {
+  it('answers the reference list envelope with exactly the 16 heads, in order', async () => {
     const res = await list()
     expect(res.status).toBe(200)
     expect(Object.keys(res.body)).toEqual(['heads', 'items', 'total', 'offset', 'limit'])
@@ -197,7 +199,7 @@ describe('GET /api/exchange/v1/symbols', () => {
     expect(before.body.total).toBe(0)
   })
 
-  it('rejects limit over 100, a negative offset, bad datetimes and unknown parameters as seed 7.3', async () => {
+  it('rejects limit over 100, a negative offset, bad datetimes and unknown parameters as the reference 422 items', async () => {
     expect((await list('?limit=101')).body).toEqual({
       detail: [
         {

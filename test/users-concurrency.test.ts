@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { CreateUserDocument } from './generated/graphql.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -22,9 +23,7 @@ describe('concurrent user creation', () => {
   it('creates exactly one of 20 simultaneous requests for one username; the rest are 409', async () => {
     const bank = await createTestClient(server)
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        server.request('POST', USERS, { token: bank.token, body: { username: 'racer', email: `racer${i}@bank.example` } }),
-      ),
+      Array.from({ length: 20 }, (_, i) => server.request('POST', USERS, { token: bank.token, body: { username: 'racer', email: `racer${i}@bank.example` } })),
     )
     const created = responses.filter((r) => r.status === 201)
     const refused = responses.filter((r) => r.status === 409)

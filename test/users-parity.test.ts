@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CreateUserDocument, UserDocument, UsersDocument, type UserFieldsFragment, type UsersQueryVariables } from './generated/graphql.ts'
+
+import { CreateUserDocument, UserDocument, type UserFieldsFragment, UsersDocument, type UsersQueryVariables } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -53,7 +55,11 @@ async function restCreate(token: string, body: unknown): Promise<Outcome> {
 const codeOf: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 422: 'BAD_USER_INPUT' }
 
 /** A GraphQL result as REST would have rendered it, after checking the error's code matches its status. */
-function fromGraphQL(res: { status: number; data: any; errors?: { message: string; extensions: Record<string, any> }[] }, field: string, toData: (v: any) => unknown): Outcome {
+function fromGraphQL(
+  res: { status: number; data: any; errors?: { message: string; extensions: Record<string, any> }[] },
+  field: string,
+  toData: (v: any) => unknown,
+): Outcome {
   if (!res.errors) return { status: 200, data: toData(res.data[field]) }
   expect(res.errors).toHaveLength(1)
   const [error] = res.errors
@@ -163,11 +169,21 @@ describe('REST and GraphQL give the same answers', () => {
     const created = (await restCreate(bankA.token, { username: 'yara', email: 'yara@bank.example' })).data as any
 
     const restNoScope = await restCreate(readOnly.token, { username: 'zack', email: 'z@bank.example' })
-    expect(restNoScope).toEqual({ status: 403, message: 'Access denied: requires users:write', error: 'permission_denied', detail: 'Access denied: requires users:write' })
+    expect(restNoScope).toEqual({
+      status: 403,
+      message: 'Access denied: requires users:write',
+      error: 'permission_denied',
+      detail: 'Access denied: requires users:write',
+    })
     expect(await graphqlCreate(readOnly.token, { username: 'zack', email: 'z@bank.example' })).toEqual(restNoScope)
 
     const restOther = await restGet(bankB.token, created.uid)
-    expect(restOther).toEqual({ status: 403, message: 'Token belongs to different client', error: 'permission_denied', detail: 'Token belongs to different client' })
+    expect(restOther).toEqual({
+      status: 403,
+      message: 'Token belongs to different client',
+      error: 'permission_denied',
+      detail: 'Token belongs to different client',
+    })
     expect(await graphqlGet(bankB.token, created.uid)).toEqual(restOther)
 
     const restOtherList = await restList(bankB.token, `?tenant_id=${bankA.tenantId}`)

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
 import { CreateUserDocument, UserDocument, UsersDocument } from './generated/graphql.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -59,7 +61,18 @@ describe('POST /api/user/v1/users', () => {
       email: 'alice@bank-a.example',
       is_active: true,
     })
-    expect(Object.keys(res.body)).toEqual(['uid', 'created_at', 'updated_at', 'is_deleted', 'meta_data', 'user_id', 'tenant_id', 'username', 'email', 'is_active'])
+    expect(Object.keys(res.body)).toEqual([
+      'uid',
+      'created_at',
+      'updated_at',
+      'is_deleted',
+      'meta_data',
+      'user_id',
+      'tenant_id',
+      'username',
+      'email',
+      'is_active',
+    ])
     const fetched = await server.request('GET', `${USERS}/${res.body.uid}`, { token: a.token })
     expect(fetched.status).toBe(200)
     expect(fetched.body).toEqual(res.body)
@@ -115,27 +128,67 @@ describe('POST /api/user/v1/users', () => {
       [
         'username too short',
         { username: 'ab', email: 'a@b.example' },
-        [{ type: 'value_error.any_str.min_length', loc: ['body', 'username'], msg: 'ensure this value has at least 3 characters', input: 'ab', ctx: { limit_value: 3 } }],
+        [
+          {
+            type: 'value_error.any_str.min_length',
+            loc: ['body', 'username'],
+            msg: 'ensure this value has at least 3 characters',
+            input: 'ab',
+            ctx: { limit_value: 3 },
+          },
+        ],
       ],
       [
         'username too long',
         { username: 'x'.repeat(65), email: 'a@b.example' },
-        [{ type: 'value_error.any_str.max_length', loc: ['body', 'username'], msg: 'ensure this value has at most 64 characters', input: 'x'.repeat(65), ctx: { limit_value: 64 } }],
+        [
+          {
+            type: 'value_error.any_str.max_length',
+            loc: ['body', 'username'],
+            msg: 'ensure this value has at most 64 characters',
+            input: 'x'.repeat(65),
+            ctx: { limit_value: 64 },
+          },
+        ],
       ],
       [
         'username with a disallowed character',
         { username: 'bad name', email: 'a@b.example' },
-        [{ type: 'value_error.str.regex', loc: ['body', 'username'], msg: 'string does not match regex "^[A-Za-z0-9_.-]+$"', input: 'bad name', ctx: { pattern: '^[A-Za-z0-9_.-]+$' } }],
+        [
+          {
+            type: 'value_error.str.regex',
+            loc: ['body', 'username'],
+            msg: 'string does not match regex "^[A-Za-z0-9_.-]+$"',
+            input: 'bad name',
+            ctx: { pattern: '^[A-Za-z0-9_.-]+$' },
+          },
+        ],
       ],
       [
         'non-ASCII username',
         { username: 'ålice', email: 'a@b.example' },
-        [{ type: 'value_error.str.regex', loc: ['body', 'username'], msg: 'string does not match regex "^[A-Za-z0-9_.-]+$"', input: 'ålice', ctx: { pattern: '^[A-Za-z0-9_.-]+$' } }],
+        [
+          {
+            type: 'value_error.str.regex',
+            loc: ['body', 'username'],
+            msg: 'string does not match regex "^[A-Za-z0-9_.-]+$"',
+            input: 'ålice',
+            ctx: { pattern: '^[A-Za-z0-9_.-]+$' },
+          },
+        ],
       ],
       [
         'a too short and malformed username reports its length only',
         { username: 'a!', email: 'a@b.example' },
-        [{ type: 'value_error.any_str.min_length', loc: ['body', 'username'], msg: 'ensure this value has at least 3 characters', input: 'a!', ctx: { limit_value: 3 } }],
+        [
+          {
+            type: 'value_error.any_str.min_length',
+            loc: ['body', 'username'],
+            msg: 'ensure this value has at least 3 characters',
+            input: 'a!',
+            ctx: { limit_value: 3 },
+          },
+        ],
       ],
       [
         'invalid email',
@@ -164,7 +217,13 @@ describe('POST /api/user/v1/users', () => {
         'both invalid, in field order',
         { username: 'x', email: 'nope' },
         [
-          { type: 'value_error.any_str.min_length', loc: ['body', 'username'], msg: 'ensure this value has at least 3 characters', input: 'x', ctx: { limit_value: 3 } },
+          {
+            type: 'value_error.any_str.min_length',
+            loc: ['body', 'username'],
+            msg: 'ensure this value has at least 3 characters',
+            input: 'x',
+            ctx: { limit_value: 3 },
+          },
           { type: 'value_error.email', loc: ['body', 'email'], msg: 'value is not a valid email address', input: 'nope' },
         ],
       ],
@@ -247,7 +306,11 @@ describe('POST /api/user/v1/users', () => {
 describe('authentication and scopes', () => {
   it('answers 401 without a token on every user endpoint', async () => {
     const body = { message: 'No token provided', error: 'Unauthorized', detail: 'No token provided' }
-    for (const [method, path] of [['GET', USERS], ['POST', USERS], ['GET', `${USERS}/${randomUUID()}`]] as const) {
+    for (const [method, path] of [
+      ['GET', USERS],
+      ['POST', USERS],
+      ['GET', `${USERS}/${randomUUID()}`],
+    ] as const) {
       const res = await server.request(method, path, method === 'POST' ? { body: { username: 'ivan', email: 'i@b.example' } } : {})
       expect(res.status).toBe(401)
       expect(res.body).toEqual(body)
@@ -369,7 +432,12 @@ describe('GET /api/user/v1/users', () => {
     const desc = await list(a, '?order_by=-created_at')
     expect(desc.body.items).toEqual([...usersA].reverse())
     const byUidDesc = await list(a, '?order_by=-uid')
-    expect(byUidDesc.body.items.map((u: any) => u.uid)).toEqual(usersA.map((u) => u.uid).sort().reverse())
+    expect(byUidDesc.body.items.map((u: any) => u.uid)).toEqual(
+      usersA
+        .map((u) => u.uid)
+        .sort()
+        .reverse(),
+    )
   })
 
   it('filters by username and email exactly, ignoring case', async () => {
@@ -396,10 +464,35 @@ describe('GET /api/user/v1/users', () => {
 
   it('rejects bad query parameters with 422', async () => {
     const cases: [string, unknown[]][] = [
-      ['?limit=101', [{ type: 'value_error.number.not_le', loc: ['query', 'limit'], msg: 'ensure this value is less than or equal to 100', input: '101', ctx: { limit_value: 100 } }]],
-      ['?offset=-1', [{ type: 'value_error.number.not_ge', loc: ['query', 'offset'], msg: 'ensure this value is greater than or equal to 0', input: '-1', ctx: { limit_value: 0 } }]],
+      [
+        '?limit=101',
+        [
+          {
+            type: 'value_error.number.not_le',
+            loc: ['query', 'limit'],
+            msg: 'ensure this value is less than or equal to 100',
+            input: '101',
+            ctx: { limit_value: 100 },
+          },
+        ],
+      ],
+      [
+        '?offset=-1',
+        [
+          {
+            type: 'value_error.number.not_ge',
+            loc: ['query', 'offset'],
+            msg: 'ensure this value is greater than or equal to 0',
+            input: '-1',
+            ctx: { limit_value: 0 },
+          },
+        ],
+      ],
       ['?password=x', [{ type: 'value_error.extra', loc: ['query', 'password'], msg: 'extra fields not permitted' }]],
-      ['?created_at_from=2026-01-01', [{ type: 'value_error.datetime', loc: ['query', 'created_at_from'], msg: 'invalid datetime format', input: '2026-01-01' }]],
+      [
+        '?created_at_from=2026-01-01',
+        [{ type: 'value_error.datetime', loc: ['query', 'created_at_from'], msg: 'invalid datetime format', input: '2026-01-01' }],
+      ],
       ['?tenant_id=nope', [{ type: 'type_error.uuid', loc: ['query', 'tenant_id'], msg: 'value is not a valid uuid', input: 'nope' }]],
     ]
     for (const [query, detail] of cases) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { WindowCounters } from '../src/window-counters.ts'
+
+import { WindowCounters } from '../src/rate-limits/window-counters.ts'
 
 function clock(start = 1_000_000) {
   let now = start

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { createClient, type CreateClientInput } from '../../src/modules/auth/clients.ts'
-import { login } from '../../src/modules/auth/login.ts'
+
+import { createClient, type CreateClientInput } from '../../src/modules/auth/clients/clients.ts'
+import { login } from '../../src/modules/auth/sessions/login.ts'
 import type { TestServer } from './server.ts'
 
 export interface TestClient {

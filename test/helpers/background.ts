@@ -1,8 +1,9 @@
 import { sql } from 'kysely'
-import type { Services } from '../../src/context.ts'
-import { REVOCATION_REFRESH_INTERVAL_MS } from '../../src/modules/auth/revocations.ts'
-import { KEY_RELOAD_INTERVAL_MS } from '../../src/modules/auth/signing-keys.ts'
-import { CATALOG_POLL_INTERVAL_MS } from '../../src/modules/exchange/symbols-cache.ts'
+
+import type { Services } from '../../src/core/context.ts'
+import { KEY_RELOAD_INTERVAL_MS } from '../../src/modules/auth/keys/signing-keys.ts'
+import { REVOCATION_REFRESH_INTERVAL_MS } from '../../src/modules/auth/sessions/revocations.ts'
+import { CATALOG_POLL_INTERVAL_MS } from '../../src/modules/exchange/symbols/symbols-cache.ts'
 import { eventually } from './eventually.ts'
 
 /** Runs `fn` with the periodic reloads stopped, so statement counts see only the requests' own. */
@@ -30,8 +31,12 @@ async function noStatementRunning(services: Services): Promise<void> {
     await sql`select 1`.execute(services.database.db)
     return
   }
-  await eventually(async () => {
-    const { total, idle, waiting } = services.database.connections()
-    return total === idle && waiting === 0 ? true : undefined
-  }, 5000, 10)
+  await eventually(
+    async () => {
+      const { total, idle, waiting } = services.database.connections()
+      return total === idle && waiting === 0 ? true : undefined
+    },
+    5000,
+    10,
+  )
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+
 import pg from 'pg'
 
 /** Set DATABASE_URL to run the suite on PostgreSQL; each test file then gets a fresh database. */

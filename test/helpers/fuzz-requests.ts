@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto'
+
 import {
   getNamedType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
-  isEnumType,
   isScalarType,
-  type GraphQLInputType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
 } from 'graphql'
-import type { Route } from '../../src/rest.ts'
+
+import type { Route } from '../../src/http/router.ts'
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same requests. */
 export class Random {
@@ -47,7 +49,9 @@ export class Random {
       return s
     }
     if (n <= 256) return chars(n)
-    return chars(64).repeat(Math.ceil(n / 64)).slice(0, n)
+    return chars(64)
+      .repeat(Math.ceil(n / 64))
+      .slice(0, n)
   }
 }
 
@@ -130,7 +134,26 @@ function randomScalar(r: Random, ctx: FuzzContext): unknown {
 function randomJson(r: Random, ctx: FuzzContext, depth = 0): unknown {
   if (depth > 4 || r.chance(0.45)) return randomScalar(r, ctx)
   if (r.chance(0.5)) return Array.from({ length: r.int(0, 5) }, () => randomJson(r, ctx, depth + 1))
-  const keys = ['client_id', 'client_secret', 'refresh_token', 'symbol', 'side', 'type', 'quantity', 'price', 'client_order_id', 'username', 'email', 'offset', 'limit', 'name', 'tenant_id', 'query', 'variables', r.string(r.int(1, 12))]
+  const keys = [
+    'client_id',
+    'client_secret',
+    'refresh_token',
+    'symbol',
+    'side',
+    'type',
+    'quantity',
+    'price',
+    'client_order_id',
+    'username',
+    'email',
+    'offset',
+    'limit',
+    'name',
+    'tenant_id',
+    'query',
+    'variables',
+    r.string(r.int(1, 12)),
+  ]
   const out: Record<string, unknown> = {}
   for (let i = r.int(0, 8); i > 0; i--) out[r.pick(keys)] = randomJson(r, ctx, depth + 1)
   return out
@@ -160,10 +183,37 @@ function randomBody(r: Random, ctx: FuzzContext): Buffer | undefined {
     case 6:
       return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(randomJson(r, ctx)))])
     case 7:
-      return Buffer.from(r.pick(['{', '}', '[', '"', '{"a":}', '{"a" 1}', '{"a":1,}', '[1,]', 'nul', 'tru', '01', '1e', '-', '"\\x"', '"\\u12"', '{"a":"\u0001"}', 'NaN', 'Infinity', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}']))
+      return Buffer.from(
+        r.pick([
+          '{',
+          '}',
+          '[',
+          '"',
+          '{"a":}',
+          '{"a" 1}',
+          '{"a":1,}',
+          '[1,]',
+          'nul',
+          'tru',
+          '01',
+          '1e',
+          '-',
+          '"\\x"',
+          '"\\u12"',
+          '{"a":"\u0001"}',
+          'NaN',
+          'Infinity',
+          '{"__proto__":{"x":1}}',
+          '{"constructor":{"prototype":{}}}',
+        ]),
+      )
     case 8: {
       const c = r.pick(ctx.credentials)
-      return Buffer.from(JSON.stringify(r.chance(0.5) ? { client_id: c.clientId, client_secret: c.clientSecret } : { client_id: c.clientId, client_secret: `${c.clientSecret}x` }))
+      return Buffer.from(
+        JSON.stringify(
+          r.chance(0.5) ? { client_id: c.clientId, client_secret: c.clientSecret } : { client_id: c.clientId, client_secret: `${c.clientSecret}x` },
+        ),
+      )
     }
     case 9:
       return Buffer.from(JSON.stringify(Array.from({ length: r.int(0, 2000) }, () => r.int(0, 9))))
@@ -173,7 +223,10 @@ function randomBody(r: Random, ctx: FuzzContext): Buffer | undefined {
 }
 
 /** Percent-encodes the UTF-8 bytes of `s` (lone surrogates included, as U+FFFD). */
-const percentEncode = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('')
+const percentEncode = (s: string) =>
+  [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('')
 
 function randomPathValue(r: Random, ctx: FuzzContext): string {
   switch (r.int(0, 9)) {
@@ -198,8 +251,51 @@ function randomPathValue(r: Random, ctx: FuzzContext): string {
 
 function randomQuery(r: Random): string {
   if (r.chance(0.3)) return ''
-  const keys = ['offset', 'limit', 'order_by', 'symbol', 'side', 'status', 'is_active', 'created_at_from', 'created_at_to', 'updated_at_from', 'username', 'email', 'tenant_id', 'query', 'variables', 'operationName', 'extensions', 'a[]', '', '=', r.string(r.int(1, 10))]
-  const values = ['', '0', '-1', '100', '101', '1e3', 'abc', 'true', 'yes', '2026-11-25T21:30:00Z', '2026-11-25', '2026/11/25', '-created_at', 'created_at', '%zz', '%', '{', '{health{status}}', '%7B%22a%22%3A1%7D', r.string(r.int(0, 3000))]
+  const keys = [
+    'offset',
+    'limit',
+    'order_by',
+    'symbol',
+    'side',
+    'status',
+    'is_active',
+    'created_at_from',
+    'created_at_to',
+    'updated_at_from',
+    'username',
+    'email',
+    'tenant_id',
+    'query',
+    'variables',
+    'operationName',
+    'extensions',
+    'a[]',
+    '',
+    '=',
+    r.string(r.int(1, 10)),
+  ]
+  const values = [
+    '',
+    '0',
+    '-1',
+    '100',
+    '101',
+    '1e3',
+    'abc',
+    'true',
+    'yes',
+    '2026-11-25T21:30:00Z',
+    '2026-11-25',
+    '2026/11/25',
+    '-created_at',
+    'created_at',
+    '%zz',
+    '%',
+    '{',
+    '{health{status}}',
+    '%7B%22a%22%3A1%7D',
+    r.string(r.int(0, 3000)),
+  ]
   const parts: string[] = []
   for (let i = r.int(1, 6); i > 0; i--) {
     const k = r.pick(keys)
@@ -226,11 +322,19 @@ function authorization(r: Random, ctx: FuzzContext): string | undefined {
     case 8:
       return `Bearer ${token.slice(0, -3)}${r.string(3)}`
     case 9:
-      return r.pick(['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearer a.b.c', 'Bearer ....', 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', `Bearer ${'A'.repeat(8000)}.${'B'.repeat(100)}.C`])
+      return r.pick([
+        'Bearer',
+        'Bearer ',
+        'Basic dXNlcjpwYXNz',
+        'Bearer a.b.c',
+        'Bearer ....',
+        'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+        `Bearer ${'A'.repeat(8000)}.${'B'.repeat(100)}.C`,
+      ])
     case 10: {
       // An unsigned token claiming to be an admin, and one signed with alg none.
       const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
-      return `Bearer ${part({ alg: r.pick(['none', 'HS256', 'EdDSA', 'RS256']), kid: r.pick(['x', '', '../../etc']) , typ: 'at+jwt' })}.${part({ sub: randomUUID(), roles: ['admin'], scopes: ['*:*'], exp: 9e9 })}.${r.string(r.int(0, 86))}`
+      return `Bearer ${part({ alg: r.pick(['none', 'HS256', 'EdDSA', 'RS256']), kid: r.pick(['x', '', '../../etc']), typ: 'at+jwt' })}.${part({ sub: randomUUID(), roles: ['admin'], scopes: ['*:*'], exp: 9e9 })}.${r.string(r.int(0, 86))}`
     }
     case 11:
       return r.string(r.int(1, 300), 'abcdefABCDEF0123456789 .-_=+/!#$%&*')
@@ -287,7 +391,9 @@ function serialise(head: Head): Buffer {
 }
 
 function commonHeaders(r: Random, ctx: FuzzContext, body: Buffer | undefined): [string, string][] {
-  const headers: [string, string][] = [['Host', r.chance(0.95) ? '127.0.0.1' : r.pick(['', 'exchange.test:99999', '[::1', 'a b', 'ä.example', '..', `${r.string(300)}.example`])]]
+  const headers: [string, string][] = [
+    ['Host', r.chance(0.95) ? '127.0.0.1' : r.pick(['', 'exchange.test:99999', '[::1', 'a b', 'ä.example', '..', `${r.string(300)}.example`])],
+  ]
   if (body !== undefined || r.chance(0.2)) {
     if (r.chance(0.85)) headers.push(['Content-Type', r.chance(0.7) ? 'application/json' : r.pick(CONTENT_TYPES)])
     if (r.chance(0.05)) headers.push(['Content-Type', r.pick(CONTENT_TYPES)])
@@ -295,7 +401,21 @@ function commonHeaders(r: Random, ctx: FuzzContext, body: Buffer | undefined): [
   const auth = authorization(r, ctx)
   if (auth !== undefined) headers.push(['Authorization', auth])
   if (r.chance(0.05)) headers.push(['Authorization', authorization(r, ctx) ?? 'Bearer x.y.z'])
-  if (r.chance(0.2)) headers.push(['Accept', r.pick(['application/json', 'application/graphql-response+json', 'text/html', 'text/event-stream', 'multipart/mixed', '*/*', 'image/png', ',,,', 'application/json; charset=latin1'])])
+  if (r.chance(0.2))
+    headers.push([
+      'Accept',
+      r.pick([
+        'application/json',
+        'application/graphql-response+json',
+        'text/html',
+        'text/event-stream',
+        'multipart/mixed',
+        '*/*',
+        'image/png',
+        ',,,',
+        'application/json; charset=latin1',
+      ]),
+    ])
   if (r.chance(0.1)) headers.push(['X-Request-Id', r.pick(['ok-id', '', ' ', r.string(200), 'bad id', '\u00e4'])])
   if (r.chance(0.1)) headers.push(['X-Forwarded-For', r.pick(['1.2.3.4', 'garbage', '1.2.3.4, ::1, 999.9.9.9', ''])])
   if (r.chance(0.05)) headers.push(['Origin', r.pick(['https://evil.example', 'null', ''])])
@@ -351,12 +471,16 @@ function randomDocument(r: Random, ctx: FuzzContext): { query: string; variables
       return `$${name}`
     }
     const named = type ? getNamedType(type) : undefined
-    if (r.chance(0.15) || !named) return r.pick(['null', '1', '-1', '1.5', '"x"', 'true', 'FOO', '[1, "a"]', '{ a: 1 }', `"${r.string(r.int(0, 500))}"`, '""', '99999999999999999999'])
+    if (r.chance(0.15) || !named)
+      return r.pick(['null', '1', '-1', '1.5', '"x"', 'true', 'FOO', '[1, "a"]', '{ a: 1 }', `"${r.string(r.int(0, 500))}"`, '""', '99999999999999999999'])
     if (isListType(type) || (isNonNullType(type) && isListType(type.ofType))) return `[${value(named as GraphQLInputType, depth + 1)}]`
     if (isEnumType(named)) return r.pick(named.getValues()).name
     if (isInputObjectType(named) && depth < 3) {
       const fields = Object.values(named.getFields())
-      return `{ ${fields.filter(() => r.chance(0.6)).map((f) => `${f.name}: ${value(f.type, depth + 1)}`).join(', ')} }`
+      return `{ ${fields
+        .filter(() => r.chance(0.6))
+        .map((f) => `${f.name}: ${value(f.type, depth + 1)}`)
+        .join(', ')} }`
     }
     if (isScalarType(named)) {
       switch (named.name) {
@@ -379,8 +503,18 @@ function randomDocument(r: Random, ctx: FuzzContext): { query: string; variables
       if (r.chance(0.05)) args.push(`${r.string(5)}: 1`)
       const named = getNamedType(field.type)
       const alias = r.chance(0.15) ? `${r.string(4, 'abcdefgh')}: ` : ''
-      const directive = r.chance(0.05) ? r.pick([' @include(if: true)', ' @skip(if: false)', ' @skip(if: $nope)', ' @deprecated', ' @include(if: true) @include(if: false)']) : ''
-      const inner = isObjectType(named) ? (depth < 6 ? ` { ${selection(named, depth + 1)} }` : r.chance(0.5) ? '' : ' { __typename }') : r.chance(0.05) ? ' { x }' : ''
+      const directive = r.chance(0.05)
+        ? r.pick([' @include(if: true)', ' @skip(if: false)', ' @skip(if: $nope)', ' @deprecated', ' @include(if: true) @include(if: false)'])
+        : ''
+      const inner = isObjectType(named)
+        ? depth < 6
+          ? ` { ${selection(named, depth + 1)} }`
+          : r.chance(0.5)
+            ? ''
+            : ' { __typename }'
+        : r.chance(0.05)
+          ? ' { x }'
+          : ''
       picked.push(`${alias}${field.name}${args.length ? `(${args.join(', ')})` : ''}${directive}${inner}`)
     }
     if (r.chance(0.1)) picked.push('__typename')
@@ -408,18 +542,27 @@ function graphqlRequest(r: Random, ctx: FuzzContext): FuzzRequest {
     if (r.chance(0.2)) params.set('operationName', r.pick(['Op1', '', 'nope']))
     return { kind: 'graphql GET', bytes: serialise({ method: 'GET', target: `/graphql?${params}`, headers: commonHeaders(r, ctx, undefined) }) }
   }
-  let payload: unknown = { query: doc.query, variables: r.chance(0.9) ? doc.variables : r.pick([null, [], 'x', 1]), ...(r.chance(0.1) ? { operationName: r.pick(['Op1', 'nope', null, 5]) } : {}) }
+  let payload: unknown = {
+    query: doc.query,
+    variables: r.chance(0.9) ? doc.variables : r.pick([null, [], 'x', 1]),
+    ...(r.chance(0.1) ? { operationName: r.pick(['Op1', 'nope', null, 5]) } : {}),
+  }
   if (r.chance(0.05)) payload = [payload, payload]
   if (r.chance(0.05)) payload = { query: r.pick([null, 1, [], {}, '']) }
   if (r.chance(0.03)) payload = { query: '{ health { status } }', extensions: r.pick([null, 'x', { persistedQuery: { version: 1, sha256Hash: 'abc' } }]) }
-  let body = r.chance(0.9) ? Buffer.from(JSON.stringify(payload)) : randomBody(r, ctx) ?? Buffer.alloc(0)
+  let body = r.chance(0.9) ? Buffer.from(JSON.stringify(payload)) : (randomBody(r, ctx) ?? Buffer.alloc(0))
   if (r.chance(0.03)) {
     // Variables nested far deeper than any schema allows.
     const depth = r.pick([1000, 50_000])
-    body = Buffer.from(`{"query":"query Q($v: ${r.pick(['JSON', 'String', '[[String]]'])}) { health { status } }","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)}}}`)
+    body = Buffer.from(
+      `{"query":"query Q($v: ${r.pick(['JSON', 'String', '[[String]]'])}) { health { status } }","variables":{"v":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+    )
   }
   const headers = commonHeaders(r, ctx, body)
-  return { kind: 'graphql POST', bytes: serialise({ method: 'POST', target: `/graphql${r.chance(0.1) ? randomQuery(r) : ''}`, headers, body, chunked: r.chance(0.1) }) }
+  return {
+    kind: 'graphql POST',
+    bytes: serialise({ method: 'POST', target: `/graphql${r.chance(0.1) ? randomQuery(r) : ''}`, headers, body, chunked: r.chance(0.1) }),
+  }
 }
 
 /** Requests a well-behaved client library would refuse to send. */
@@ -472,7 +615,9 @@ function malformedRequest(r: Random, ctx: FuzzContext): FuzzRequest {
       return raw(Buffer.concat([first, Buffer.from(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n{{{`)]))
     }
     case 17:
-      return raw(`${r.pick(['GET', 'POST'])} /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n3\r\n1}\r\n0\r\nX-Trailer: y\r\n\r\n`)
+      return raw(
+        `${r.pick(['GET', 'POST'])} /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n3\r\n1}\r\n0\r\nX-Trailer: y\r\n\r\n`,
+      )
     case 18:
       return raw(`OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n`)
     case 19:
@@ -520,22 +665,52 @@ function longInputRequest(r: Random, ctx: FuzzContext): FuzzRequest {
     }
     case 3: {
       // A megabyte in a GraphQL String or ID argument.
-      const query = r.pick(['query($s: String) { orders(filter: { symbol: $s }) { total } }', 'query($s: ID!) { order(uid: $s) { uid } }', 'query($s: String!) { symbol(symbol: $s) { symbol } }', 'query($s: String) { users(orderBy: $s) { total } }'])
+      const query = r.pick([
+        'query($s: String) { orders(filter: { symbol: $s }) { total } }',
+        'query($s: ID!) { order(uid: $s) { uid } }',
+        'query($s: String!) { symbol(symbol: $s) { symbol } }',
+        'query($s: String) { users(orderBy: $s) { total } }',
+      ])
       const body = Buffer.from(JSON.stringify({ query, variables: { s: huge() } }))
       return { kind, bytes: serialise({ method: 'POST', target: '/graphql', headers, body }) }
     }
     case 4:
       // Deep nesting that fills the body limit.
-      return { kind, bytes: serialise({ method: 'POST', target: r.pick([route.path, '/graphql']), headers, body: Buffer.from(`${'['.repeat(NEAR_LIMIT / 2)}${']'.repeat(NEAR_LIMIT / 2)}`) }) }
+      return {
+        kind,
+        bytes: serialise({
+          method: 'POST',
+          target: r.pick([route.path, '/graphql']),
+          headers,
+          body: Buffer.from(`${'['.repeat(NEAR_LIMIT / 2)}${']'.repeat(NEAR_LIMIT / 2)}`),
+        }),
+      }
     case 5:
       // A megabyte of header value (Node's parser refuses it at 16 KiB with 431).
-      return { kind, bytes: serialise({ method: 'GET', target: r.pick(ctx.routes).path, headers: [...headers, [r.pick(['Authorization', 'X-Request-Id', 'X-Forwarded-For', 'Content-Type', 'Accept']), huge()]] }) }
+      return {
+        kind,
+        bytes: serialise({
+          method: 'GET',
+          target: r.pick(ctx.routes).path,
+          headers: [...headers, [r.pick(['Authorization', 'X-Request-Id', 'X-Forwarded-For', 'Content-Type', 'Accept']), huge()]],
+        }),
+      }
     case 6:
       // A megabyte of query value.
-      return { kind, bytes: serialise({ method: 'GET', target: `${r.pick(ctx.routes.filter((route) => route.method === 'GET')).path}?${r.pick(['symbol', 'order_by', 'username', 'created_at_from', 'limit'])}=${huge()}`, headers }) }
+      return {
+        kind,
+        bytes: serialise({
+          method: 'GET',
+          target: `${r.pick(ctx.routes.filter((route) => route.method === 'GET')).path}?${r.pick(['symbol', 'order_by', 'username', 'created_at_from', 'limit'])}=${huge()}`,
+          headers,
+        }),
+      }
     default:
       // A megabyte of GraphQL document text.
-      return { kind, bytes: serialise({ method: 'POST', target: '/graphql', headers, body: Buffer.from(JSON.stringify({ query: `{ health { status } } # ${huge()}` })) }) }
+      return {
+        kind,
+        bytes: serialise({ method: 'POST', target: '/graphql', headers, body: Buffer.from(JSON.stringify({ query: `{ health { status } } # ${huge()}` })) }),
+      }
   }
 }
 

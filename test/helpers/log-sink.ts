@@ -8,7 +8,10 @@ export class LogSink extends Writable {
     done()
   }
   lines(): Record<string, any>[] {
-    return this.text.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    return this.text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
   }
   requests(): Record<string, any>[] {
     return this.lines().filter((l) => l.msg === 'request')

@@ -1,13 +1,13 @@
-import { sql } from 'kysely'
 import { createSchema } from 'graphql-yoga'
+import { sql } from 'kysely'
 import { z } from 'zod'
-import type { RequestContext } from '../../src/context.ts'
-import { AppError } from '../../src/errors.ts'
-import { LOGIN_PATHS } from '../../src/login-rate-limit.ts'
-import type { Route } from '../../src/rest.ts'
-import { routes } from '../../src/routes.ts'
-import { parseInput } from '../../src/validation.ts'
-import type { AppOptions } from '../../src/server.ts'
+
+import { routes } from '../../src/app/routes.ts'
+import type { AppOptions } from '../../src/app/server.ts'
+import type { RequestContext } from '../../src/core/context.ts'
+import { AppError } from '../../src/core/errors.ts'
+import { parseInput } from '../../src/core/validation.ts'
+import type { Route } from '../../src/http/router.ts'
 
 /**
  * The application's routes plus probes for infrastructure tests: an authenticated route, a route
@@ -23,6 +23,7 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     if (input.client_secret !== 'right' && input.refresh_token !== 'right') throw new AppError('invalid_credentials')
     return { status: 'ok' }
   }
+  const loginRoutes = routes.filter((r) => r.access === 'login')
   const probes: Route[] = [
     {
       method: 'GET',
@@ -33,11 +34,11 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
         return { body: { sub: principal.clientId } }
       },
     },
-    { method: 'GET', path: '/probe/items/:uid', public: true, handler: ({ params }) => ({ body: { uid: params.uid } }) },
+    { method: 'GET', path: '/probe/items/:uid', access: 'public', handler: ({ params }) => ({ body: { uid: params.uid } }) },
     {
       method: 'GET',
       path: '/probe/explode',
-      public: true,
+      access: 'public',
       handler: () => {
         throw new Error('secret internals: SELECT client_secret FROM clients')
       },
@@ -45,20 +46,20 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
     {
       method: 'POST',
       path: '/probe/items',
-      public: true,
+      access: 'public',
       handler: async ({ body }) => ({ status: 201, body: parseInput(z.object({ name: z.string() }), await body(), 'body') }),
     },
     {
       method: 'GET',
       path: '/probe/clients',
-      public: true,
+      access: 'public',
       handler: async ({ ctx, query }) => {
         const named = query.name === undefined ? sql`true` : sql`name = ${query.name}`
-        const { rows } = await sql<{ n: number }>`select count(*)::int as n from clients where ${named}`.execute(ctx.db)
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from clients where ${named}`.execute(ctx.services.db)
         return { body: { clients: rows[0]!.n } }
       },
     },
-    ...[...LOGIN_PATHS].map((path): Route => ({ method: 'POST', path, public: true, handler: async ({ body }) => ({ body: await fakeLogin(await body()) }) })),
+    ...loginRoutes.map((route): Route => ({ ...route, handler: async ({ body }) => ({ body: await fakeLogin(await body()) }) })),
   ]
   const schema = createSchema<RequestContext>({
     typeDefs: /* GraphQL */ `
@@ -81,7 +82,7 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
         me: async (_root, _args, ctx) => (await ctx.auth.require()).clientId,
         clients: async (_root, args: { name?: string | null }, ctx) => {
           const named = args.name == null ? sql`true` : sql`name = ${args.name}`
-          return (await sql<{ n: number }>`select count(*)::int as n from clients where ${named}`.execute(ctx.db)).rows[0]!.n
+          return (await sql<{ n: number }>`select count(*)::int as n from clients where ${named}`.execute(ctx.services.db)).rows[0]!.n
         },
       },
       Mutation: {
@@ -94,5 +95,5 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
       },
     },
   })
-  return { routes: [...routes.filter((r) => !LOGIN_PATHS.has(r.path)), ...probes], schema, calls }
+  return { routes: [...routes.filter((r) => r.access !== 'login'), ...probes], schema, calls }
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -22,7 +22,7 @@ export interface CommandResult {
 }
 
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CommandResult> {
-  return runTs('src/cli.ts', args, env)
+  return runTs('src/app/cli.ts', args, env)
 }
 
 export function runTs(script: string, args: string[], env: Record<string, string | undefined>): Promise<CommandResult> {
@@ -44,10 +44,10 @@ export interface ServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>
 }
 
-/** Starts `src/main.ts` in its own process and waits until it listens. */
+/** Starts `src/app/main.ts` in its own process and waits until it listens. */
 export function startServerProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/main.ts'], { cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(TSX, ['src/app/main.ts'], { cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     let settled = false
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))

@@ -49,7 +49,12 @@ export function sendRaw(
         else if ((options.head && statuses.length === 0) || status === 204 || status === 304) end = headEnd + 4
         else if (length !== undefined) end = headEnd + 4 + Number(length)
         else if (chunked) {
-          const terminator = buffer.indexOf('\r\n0\r\n\r\n', headEnd) >= 0 ? buffer.indexOf('\r\n0\r\n\r\n', headEnd) + 7 : buffer.indexOf('0\r\n\r\n', headEnd + 4) === headEnd + 4 ? headEnd + 9 : -1
+          const terminator =
+            buffer.indexOf('\r\n0\r\n\r\n', headEnd) >= 0
+              ? buffer.indexOf('\r\n0\r\n\r\n', headEnd) + 7
+              : buffer.indexOf('0\r\n\r\n', headEnd + 4) === headEnd + 4
+                ? headEnd + 9
+                : -1
           if (terminator < 0) return
           end = terminator
         } else if (ended) end = buffer.length

@@ -1,10 +1,12 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core'
 import { print } from 'graphql'
-import { loadConfig, type Config } from '../../src/config.ts'
-import type { Services } from '../../src/context.ts'
-import { createLogger } from '../../src/logger.ts'
-import { createApp, listen, type AppOptions, type RunningServer } from '../../src/server.ts'
-import { closeServices, openServices } from '../../src/services.ts'
+
+import { type AppOptions, createApp } from '../../src/app/server.ts'
+import { closeServices, openServices } from '../../src/app/services.ts'
+import { type Config, loadConfig } from '../../src/core/config.ts'
+import type { Services } from '../../src/core/context.ts'
+import { listen, type RunningServer } from '../../src/http/listen.ts'
+import { createLogger } from '../../src/observability/logger.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
 export const TEST_BASE_URL = 'http://exchange.test'
@@ -56,11 +58,7 @@ export interface TestServerOptions {
   logDestination?: NodeJS.WritableStream
 }
 
-export async function startTestServer(
-  env: Record<string, string> = {},
-  database?: TestDatabase,
-  options: TestServerOptions = {},
-): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, database?: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> {
   const db = database ?? (await createTestDatabase())
   const config = loadConfig({
     PORT: '0',
@@ -102,7 +100,11 @@ export async function startTestServer(
     return { status: response.status, headers: response.headers, body: parsed, text }
   }
   const graphql: TestServer['graphql'] = async (document, variables, options = {}) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...options.headers }
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...options.headers,
+    }
     if (options.token) headers.authorization = `Bearer ${options.token}`
     const query = typeof document === 'string' ? document : print(document)
     const response = await fetch(`${url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) })

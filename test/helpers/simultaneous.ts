@@ -87,7 +87,7 @@ class Connection {
     }
     if (!/\r\ntransfer-encoding: *chunked/i.test(head)) throw new Error(`unframed response: ${head}`)
     const parts: Buffer[] = []
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const lineEnd = rest.indexOf('\r\n', at)
       if (lineEnd < 0) return undefined
       const size = parseInt(rest.subarray(at, lineEnd).toString('latin1'), 16)

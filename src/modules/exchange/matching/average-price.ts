@@ -1,4 +1,4 @@
-import type { DecimalValue } from '../decimal.ts'
+import type { DecimalValue } from '../../../core/decimal.ts'
 
 /**
  * `numerator / denominator` at exactly `places` digits after the point, rounded half-even. Exact

@@ -1,4 +1,4 @@
-import { normalize, type DecimalValue } from '../decimal.ts'
+import { type DecimalValue, normalize } from '../../../core/decimal.ts'
 
 export { averagePrice, divideRounded } from './average-price.ts'
 
@@ -343,7 +343,10 @@ export class OrderBook {
   private growPriceScale(scale: number): void {
     const factor = pow10(scale - this.priceScale)
     this.priceScale = scale
-    for (const [book, byPrice] of [[this.bids, this.bidByPrice], [this.asks, this.askByPrice]] as const) {
+    for (const [book, byPrice] of [
+      [this.bids, this.bidByPrice],
+      [this.asks, this.askByPrice],
+    ] as const) {
       byPrice.clear()
       for (const level of book) {
         level.price *= factor

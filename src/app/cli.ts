@@ -1,0 +1,124 @@
+import { parseArgs } from 'node:util'
+
+import { type Config, ConfigError, loadConfig } from '../core/config.ts'
+import { AppError } from '../core/errors.ts'
+import { type DatabaseHandle, EmbeddedDatabaseBusy, openDatabase } from '../db/database.ts'
+import { migrateToLatest } from '../db/migrate.ts'
+import { createClient, deactivateClient, listClients, revokeSessionsOfClient, rotateClientSecret } from '../modules/auth/clients/clients.ts'
+import { encryptStoredKeys, listSigningKeys, rotateSigningKeys } from '../modules/auth/keys/signing-keys.ts'
+import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
+import { setReferencePrice, setSymbolActive } from '../modules/exchange/symbols/symbol-admin.ts'
+
+const USAGE = `Usage: npm run cli -- <command>
+
+  client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y]
+  client list
+  client deactivate CLIENT_ID
+  client rotate-secret CLIENT_ID      (also revokes the client's sessions)
+  client revoke-sessions CLIENT_ID
+  keys list
+  keys rotate
+  keys encrypt                        (encrypts stored private keys with KEY_ENCRYPTION_KEY)
+  symbol set-reference-price SYMBOL PRICE
+  symbol activate SYMBOL
+  symbol deactivate SYMBOL
+  db migrate
+  db seed
+
+Uses DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR.`
+
+class UsageError extends Error {}
+
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`)
+
+async function run(config: Config, database: DatabaseHandle, argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      tenant: { type: 'string' },
+      roles: { type: 'string' },
+      scopes: { type: 'string' },
+    },
+  })
+  const [area, command, ...rest] = positionals
+  const db = database.db
+  const needs = (n: number) => {
+    if (rest.length !== n) throw new UsageError(`${area} ${command} takes ${n} argument${n === 1 ? '' : 's'}`)
+    return rest
+  }
+  await migrateToLatest(db)
+  switch (`${area} ${command}`) {
+    case 'client create': {
+      if (!values.name) throw new UsageError('client create needs --name')
+      const roles = list(values.roles) as ('client' | 'admin')[] | undefined
+      return print(await createClient(db, { name: values.name, tenant_id: values.tenant, roles, scopes: list(values.scopes) }))
+    }
+    case 'client list':
+      for (const client of await listClients(db)) print(client)
+      return
+    case 'client deactivate':
+      return print(await deactivateClient(db, needs(1)[0]!))
+    case 'client rotate-secret':
+      return print(await rotateClientSecret(db, needs(1)[0]!))
+    case 'client revoke-sessions':
+      return print(await revokeSessionsOfClient(db, needs(1)[0]!))
+    case 'keys list':
+      for (const key of await listSigningKeys(db)) print(key)
+      return
+    case 'keys encrypt': {
+      needs(0)
+      if (!config.keyEncryptionKey) throw new UsageError('keys encrypt needs KEY_ENCRYPTION_KEY (32 random bytes in base64url)')
+      return print({ encrypted: await encryptStoredKeys(db, config.keyEncryptionKey) })
+    }
+    case 'keys rotate':
+      return print(await rotateSigningKeys(db, config.keyEncryptionKey, Math.max(config.accessTokenTtl, config.refreshTokenTtl) + config.clockSkew))
+    case 'symbol set-reference-price': {
+      const [symbol, price] = needs(2)
+      return print(await setReferencePrice(db, symbol!, price!))
+    }
+    case 'symbol activate':
+      return print(await setSymbolActive(db, needs(1)[0]!, true))
+    case 'symbol deactivate':
+      return print(await setSymbolActive(db, needs(1)[0]!, false))
+    case 'db migrate':
+      return print({ status: 'migrated' })
+    case 'db seed':
+      return print(await seedDemoMarket(db))
+    default:
+      throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
+  }
+}
+
+async function main() {
+  const argv = process.argv.slice(2)
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  const config = loadConfig()
+  const database = await openDatabase(config)
+  try {
+    await run(config, database, argv)
+  } finally {
+    await database.close()
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`)
+  else if (error instanceof AppError) {
+    const detail = error.detail ? ` ${JSON.stringify(error.detail)}` : ''
+    process.stderr.write(`${error.message}${detail}\n`)
+  } else if (error instanceof ConfigError || error instanceof EmbeddedDatabaseBusy) process.stderr.write(`${error.message}\n`)
+  else if (error instanceof TypeError && (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    process.stderr.write(`${error.message}\n\n${USAGE}\n`)
+  } else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(error instanceof UsageError ? 2 : 1)
+})

@@ -1,0 +1,14 @@
+import '../graphql/scalars.ts'
+import '../modules/system/health/health.graphql.ts'
+import '../modules/auth/sessions/sessions.graphql.ts'
+import '../modules/auth/clients/client-identity.graphql.ts'
+import '../modules/exchange/symbols/symbols.graphql.ts'
+import '../modules/exchange/orders/orders.graphql.ts'
+import '../modules/users/users/users.graphql.ts'
+
+import { lexicographicSortSchema } from 'graphql'
+
+import { builder } from '../graphql/builder.ts'
+
+/** Importing this module builds the schema and does nothing else (codegen imports it). */
+export const schema = lexicographicSortSchema(builder.toSchema())

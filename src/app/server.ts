@@ -1,0 +1,158 @@
+import { type IncomingMessage, type ServerResponse } from 'node:http'
+
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
+import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
+import type { GraphQLSchema } from 'graphql'
+import { createYoga, type YogaServerInstance } from 'graphql-yoga'
+
+import { type RequestContext, type Services } from '../core/context.ts'
+import { AppError, restErrorBody } from '../core/errors.ts'
+import { type RequestState } from '../core/request-state.ts'
+import { toGraphQLError } from '../graphql/errors.ts'
+import { graphqlLimitsPlugin } from '../graphql/limits.ts'
+import { loginRateLimitPlugin } from '../graphql/login-limit.ts'
+import { graphqlRateLimitsPlugin } from '../graphql/rate-limits.ts'
+import { checkLoginAttempt, penaliseFailedLogin } from '../http/login-attempts.ts'
+import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
+import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
+import { openRequestState, RequestStates } from '../http/request-state.ts'
+import { checkRequestTarget } from '../http/request-target.ts'
+import { restHandler, UNMATCHED_ROUTE } from '../http/rest-handler.ts'
+import { type Route, Router } from '../http/router.ts'
+import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
+import { type ReplayHandoff, type ReplayHooks, SymbolsReplay } from '../modules/exchange/symbols/symbols-replay.ts'
+import { symbolsResultCachePlugin } from '../modules/exchange/symbols/symbols-result-cache.ts'
+import { createRequestContext } from './request-context.ts'
+import { routes } from './routes.ts'
+import { schema } from './schema.ts'
+
+const GRAPHQL_PATH = '/graphql'
+
+/** Yoga serves GraphQL (and GraphiQL) and the metrics endpoint; every other path is REST. */
+const servedByYoga = (pathname: string) => pathname === GRAPHQL_PATH || pathname === METRICS_PATH
+
+export type Yoga = YogaServerInstance<Record<string, unknown>, RequestContext>
+
+/** Node's request listener for the whole service, and the GraphQL server behind it. */
+export interface App {
+  handle: (req: IncomingMessage, res: ServerResponse) => void
+  yoga: Yoga
+}
+
+export interface AppOptions {
+  /** The REST routes served (default: every module's). */
+  routes?: Route[]
+  /** The GraphQL schema served (default: the Pothos schema). */
+  schema?: GraphQLSchema
+}
+
+export function createApp(services: Services, options: AppOptions = {}): App {
+  const { config } = services
+  const router = new Router(options.routes ?? routes)
+  const states = new RequestStates(config.trustProxyHops)
+  const finish = requestFinisher(services)
+  const cors = config.corsOrigins.length
+    ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
+    : false
+  const replay = new SymbolsReplay(services)
+  const yoga = createYoga<Record<string, unknown>, RequestContext>({
+    schema: options.schema ?? schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    landingPage: false,
+    graphiql: config.graphiql ? { title: 'Exchange API' } : false,
+    renderGraphiQL: renderGraphiQLOnce,
+    cors,
+    logging: false,
+    // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
+    maxRequestBodySize: false,
+    context: ({ request, requestContext }: { request: Request } & Partial<ReplayHandoff>) =>
+      requestContext ?? createRequestContext(services, states.get(request), request.headers.get('authorization')),
+    // Rendered here; 5xx logged with their request id by requestLogPlugin.
+    maskedErrors: { maskError: (error) => toGraphQLError(error) },
+    plugins: [
+      requestLogPlugin(services, states, finish, (pathname) => (servedByYoga(pathname) ? pathname : (router.pattern('OPTIONS', pathname) ?? UNMATCHED_ROUTE))),
+      metricsEndpointPlugin(services),
+      graphqlRateLimitsPlugin(services, states, GRAPHQL_PATH),
+      loginRateLimitPlugin(services),
+      graphqlLimitsPlugin(config),
+      noStorePlugin(states),
+      replay.plugin(),
+      // Last: a cache hit ends the onExecute chain.
+      symbolsResultCachePlugin(services, replay),
+    ],
+  })
+  const openState = (req: IncomingMessage) =>
+    openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
+  const openContext = (req: IncomingMessage, state: RequestState) => createRequestContext(services, state, header(req, 'authorization'))
+  const replayHooks: ReplayHooks = {
+    open: openState,
+    context: openContext,
+    finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
+    yoga: (req, res, handoff) => void yoga(req, res, handoff),
+  }
+  const rest = restHandler(router, {
+    context: (req) => openContext(req, openState(req)),
+    beforeHandler: async (route, ctx) => {
+      if (route.access === 'login') await checkLoginAttempt(services, ctx.state)
+    },
+    onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
+    onResponse: async (req, ctx, route, status, headers) => {
+      if (status === 401 && route.access === 'login') await penaliseFailedLogin(services, ctx.state)
+      const corsHeaders = cors && getCORSHeadersByRequestAndOptions(fetchLike(req), cors)
+      if (corsHeaders) for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value
+      finish(ctx.state, req.method ?? 'GET', route.path, status, recordSink(headers))
+    },
+  })
+  return {
+    yoga,
+    handle: (req, res) => {
+      const url = checkRequestTarget(req, res)
+      if (!url) return
+      // Preflights are Yoga's CORS plugin's, on every path.
+      if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) {
+        const length = url.pathname === GRAPHQL_PATH ? replay.candidateLength(req, url) : undefined
+        if (length === undefined) void yoga(req, res)
+        else replay.serve(req, res, length, replayHooks).catch((error: unknown) => answerUnexpected(services, res, error))
+      } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, res, error))
+    },
+  }
+}
+
+const graphiqlPages = new Map<string, Buffer>()
+/**
+ * GraphiQL's page, rendered and encoded once per set of options: it inlines ~9 MB of editor code,
+ * and rendering it (JSON-escaping that code), then encoding the text, on every request held the
+ * event loop for tens of milliseconds. Yoga hands what this returns to `new Response`, which takes
+ * the bytes as they are.
+ */
+function renderGraphiQLOnce(options: Parameters<typeof renderGraphiQL>[0]): string {
+  const key = JSON.stringify(options ?? null)
+  let page = graphiqlPages.get(key)
+  if (page === undefined) graphiqlPages.set(key, (page = Buffer.from(renderGraphiQL(options))))
+  return page as unknown as string
+}
+
+/** A fault outside every handler's own error handling: logged, answered 500 if still possible. */
+function answerUnexpected(services: Services, res: ServerResponse, error: unknown): void {
+  services.logger.error({ err: error }, 'request failed outside its handler')
+  if (res.headersSent) return void res.destroy()
+  const body = JSON.stringify(restErrorBody(new AppError('internal')))
+  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+/** One request header as a string (Node joins repeated ones; `set-cookie` is never asked for). */
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/** The slice of a Fetch request the CORS rules read. */
+const fetchLike = (req: IncomingMessage) => ({ headers: { get: (name: string) => header(req, name) ?? null } }) as unknown as Request
+
+const recordSink = (headers: Record<string, string>): HeaderSink => ({
+  set: (name, value) => {
+    headers[name] = value
+  },
+  has: (name) => name in headers,
+})

@@ -1,0 +1,107 @@
+import type { Logger } from 'pino'
+
+import type { Config } from '../core/config.ts'
+import type { Services } from '../core/context.ts'
+import type { Page } from '../core/lists.ts'
+import { ReadCoalescer } from '../core/read-coalescer.ts'
+import { type DatabaseHandle, type Db, openDatabase } from '../db/database.ts'
+import { migrateToLatest } from '../db/migrate.ts'
+import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/auth/keys/signing-keys.ts'
+import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
+import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
+import { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
+import { orderWriteBatches, OrderWrites } from '../modules/exchange/orders/order-writes.ts'
+import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
+import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/symbols-cache.ts'
+import { Metrics } from '../observability/metrics.ts'
+import { RateLimits } from '../rate-limits/rate-limits.ts'
+
+/** Long-lived, process-wide dependencies, built once at start: what `ctx.services` holds. */
+export interface AppServices {
+  config: Config
+  database: DatabaseHandle
+  db: Db
+  keys: KeyStore
+  revocations: RevocationCache
+  verifier: TokenVerifier
+  logger: Logger
+  rateLimits: RateLimits
+  metrics: Metrics
+  symbolsCache: SymbolsCache
+  sessionWrites: SessionWrites
+  orderWrites: OrderWrites
+  /** Identical concurrent order lists share one statement (see ReadCoalescer). */
+  orderLists: ReadCoalescer<Page<OrderRow>>
+}
+
+declare module '../core/context.ts' {
+  // The services every request context carries (see the note on `Services` there).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merges AppServices into Services
+  interface Services extends AppServices {}
+}
+
+/**
+ * Opens the database, applies migrations, loads signing keys and revocations, and starts their
+ * background reloads: everything a server needs. `closeServices` stops it all.
+ */
+export async function openServices(config: Config, logger: Logger): Promise<Services> {
+  const database = await openDatabase(config, logger)
+  const metrics = new Metrics(database.connections)
+  const rateLimits = new RateLimits(config, logger, metrics)
+  try {
+    if (!(await rateLimits.ready())) logger.warn('rate limits: Redis did not answer; counting in this process until it does')
+    const applied = await migrateToLatest(database.db)
+    if (applied.length) logger.info({ migrations: applied }, 'applied migrations')
+    const keys = new KeyStore(database.db, config.keyEncryptionKey)
+    await keys.init()
+    await warnOfPlainKeys(database.db, config, logger)
+    const revocations = new RevocationCache(database.db, config)
+    await revocations.reload()
+    const symbolsCache = new SymbolsCache(database.db)
+    await symbolsCache.check()
+    keys.start(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }, 'signing key reload failed'))
+    revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
+    symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
+    const verifier = new TokenVerifier(keys, config, revocations)
+    const sessionWrites = new SessionWrites(database.db, {
+      maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize),
+      sessionMaxAge: config.sessionMaxAge,
+    })
+    const orderWrites = new OrderWrites(database.db, { maxConcurrentBatches: orderWriteBatches(database.kind, config.dbPoolSize) })
+    return {
+      config,
+      database,
+      db: database.db,
+      keys,
+      revocations,
+      verifier,
+      logger,
+      rateLimits,
+      metrics,
+      symbolsCache,
+      sessionWrites,
+      orderWrites,
+      orderLists: new ReadCoalescer(),
+    }
+  } catch (error) {
+    await rateLimits.close()
+    await database.close()
+    throw error
+  }
+}
+
+/** Private signing keys stored unencrypted are said at every start, with what to do about it. */
+async function warnOfPlainKeys(db: Db, config: Config, logger: Logger): Promise<void> {
+  if (!config.keyEncryptionKey) {
+    logger.warn('KEY_ENCRYPTION_KEY is not set: private signing keys are stored unencrypted in the database (see docs/operations.md)')
+    return
+  }
+  const plain = await countPlainKeys(db)
+  if (plain > 0) logger.warn({ keys: plain }, 'some private signing keys are stored unencrypted: run `keys encrypt` to encrypt them')
+}
+
+export async function closeServices(services: Services): Promise<void> {
+  await Promise.all([services.keys.stop(), services.revocations.stop(), services.symbolsCache.stop()])
+  await services.database.close()
+  await services.rateLimits.close()
+}

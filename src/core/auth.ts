@@ -1,0 +1,80 @@
+import { forbidden } from './errors.ts'
+
+/** The caller, as proven by a verified access token. */
+export interface Principal {
+  clientId: string
+  tenantId: string
+  sessionId: string
+  roles: string[]
+  scopes: string[]
+  jti: string
+  exp: number
+}
+
+/** The 401 messages of a missing or refused token, word for word as the API reference gives them. */
+export const MESSAGES = {
+  missing: 'No token provided',
+  invalidFormat: 'JWT has an invalid format',
+  expired: 'JWT has expired',
+  badSignature: 'JWT signature is invalid',
+  /** Beyond the reference: the token's session was revoked or its client deactivated. */
+  revoked: 'JWT has been revoked',
+} as const
+
+/** What turns an `Authorization` header into a Principal, or throws the 401 it deserves. */
+export interface HeaderVerifier {
+  verifyHeader(header: string | null): Promise<Principal>
+}
+
+/** `<resource>:<action>`, where a granted `*` stands for either part (`orders:*`, `*:read`, `*:*`). */
+export function scopeAllows(granted: string, required: string): boolean {
+  const g = granted.split(':')
+  const r = required.split(':')
+  if (g.length !== 2 || r.length !== 2) return false
+  const [gr, ga] = g as [string, string]
+  const [rr, ra] = r as [string, string]
+  return (gr === '*' || gr === rr) && (ga === '*' || ga === ra)
+}
+
+export function hasScope(principal: Principal, required: string): boolean {
+  return principal.scopes.some((granted) => scopeAllows(granted, required))
+}
+
+export function isAdmin(principal: Principal): boolean {
+  return principal.roles.includes('admin')
+}
+
+/** Per-request authentication: the header is verified at most once, whichever face asks. */
+export class AuthContext {
+  #principal: Promise<Principal> | undefined
+
+  constructor(
+    private readonly header: string | null,
+    private readonly verifier: HeaderVerifier,
+  ) {}
+
+  principal(): Promise<Principal> {
+    this.#principal ??= this.verifier.verifyHeader(this.header)
+    return this.#principal
+  }
+
+  /** Whether the request carries an `Authorization` header at all. */
+  get hasCredentials(): boolean {
+    return this.header !== null
+  }
+
+  /** How many calls the request counts as against the API rate limit, set before `principal()`. */
+  countAs(_calls: number): void {}
+
+  /** The verified caller, who must hold `scope` (403 "Access denied: requires <scope>" otherwise). */
+  async require(scope?: string): Promise<Principal> {
+    const principal = await this.principal()
+    if (scope && !hasScope(principal, scope)) throw forbidden(`Access denied: requires ${scope}`)
+    return principal
+  }
+}
+
+/** A tenant-owned record is visible to its tenant and to admins; others get 403 (docs/api.md, "Conventions"). */
+export function assertTenantAccess(principal: Principal, tenantId: string): void {
+  if (tenantId !== principal.tenantId && !isAdmin(principal)) throw forbidden('Token belongs to different client')
+}

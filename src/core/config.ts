@@ -1,0 +1,142 @@
+import { z } from 'zod'
+
+// About 68 years: any lifetime an operator means, and still a valid interval and Date everywhere.
+const MAX_SECONDS = 2_147_483_647
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be an integer between ${min} and ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be an integer between ${min} and ${max}`).max(max, `must be an integer between ${min} and ${max}`))
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol)
+      } catch {
+        return false
+      }
+    },
+    `must be a URL (${protocols.join(' or ')})`,
+  )
+
+// `false`/`true` or the number of proxies in front of the service (`true` is one).
+const proxyHops = z
+  .string()
+  .regex(/^(true|false|yes|no|\d{1,2})$/, 'must be true, false or a number of proxy hops (0 to 10)')
+  .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v)))
+  .pipe(z.number().int().min(0, 'must be true, false or a number of proxy hops (0 to 10)').max(10, 'must be true, false or a number of proxy hops (0 to 10)'))
+
+const envSchema = z.object({
+  PORT: integer(0, 65535).default(4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  PUBLIC_BASE_URL: url(['http:', 'https:']).optional(),
+  ACCESS_TOKEN_TTL: integer(1, 86_400).default(600),
+  REFRESH_TOKEN_TTL: integer(2, MAX_SECONDS).default(604_800),
+  SESSION_MAX_AGE: integer(1, MAX_SECONDS).default(30 * 86_400),
+  REFRESH_REUSE_WINDOW: integer(0, 3600).default(10),
+  TOKEN_AUDIENCE: z.string().min(1).optional(),
+  CLOCK_SKEW: integer(0, 300).default(30),
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  KEY_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 random bytes in base64url (43 characters)')
+    .optional(),
+  CORS_ORIGINS: z.string().default(''),
+  RATE_LIMIT_LOGIN_PER_MIN: integer(1, 1_000_000).default(20),
+  RATE_LIMIT_API_PER_MIN: integer(1, 100_000_000).default(1200),
+  RATE_LIMIT_ANON_PER_MIN: integer(1, 100_000_000).default(600),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRAPHIQL: boolean.default(true),
+  GRAPHQL_INTROSPECTION: boolean.default(true),
+  DB_POOL_SIZE: integer(1, 200).default(10),
+  STATEMENT_TIMEOUT_MS: integer(100, 600_000).default(5000),
+  TRUST_PROXY: proxyHops.default(0),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters')
+    .optional(),
+})
+
+export type Config = {
+  port: number
+  host: string
+  databaseUrl: string | undefined
+  dataDir: string
+  publicBaseUrl: string
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  /** Absolute lifetime of a session, however often it is refreshed. */
+  sessionMaxAge: number
+  refreshReuseWindow: number
+  tokenAudience: string
+  clockSkew: number
+  redisUrl: string | undefined
+  keyEncryptionKey: string | undefined
+  corsOrigins: string[]
+  rateLimitLoginPerMin: number
+  rateLimitApiPerMin: number
+  /** Calls per minute per address without a valid access token. */
+  rateLimitAnonPerMin: number
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+  graphiql: boolean
+  graphqlIntrospection: boolean
+  dbPoolSize: number
+  statementTimeoutMs: number
+  /** Proxies in front of the service whose `X-Forwarded-For` entries are believed (0: none). */
+  trustProxyHops: number
+  metricsToken: string | undefined
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; the only place that looks at `process.env`. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = envSchema.safeParse(present)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`)
+  }
+  const e = parsed.data
+  if (e.REFRESH_TOKEN_TTL <= e.ACCESS_TOKEN_TTL) {
+    throw new ConfigError(`Invalid configuration: REFRESH_TOKEN_TTL must be longer than ACCESS_TOKEN_TTL (${e.ACCESS_TOKEN_TTL})`)
+  }
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    publicBaseUrl,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL,
+    sessionMaxAge: e.SESSION_MAX_AGE,
+    refreshReuseWindow: e.REFRESH_REUSE_WINDOW,
+    tokenAudience: e.TOKEN_AUDIENCE ?? publicBaseUrl,
+    clockSkew: e.CLOCK_SKEW,
+    redisUrl: e.REDIS_URL,
+    keyEncryptionKey: e.KEY_ENCRYPTION_KEY,
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    rateLimitLoginPerMin: e.RATE_LIMIT_LOGIN_PER_MIN,
+    rateLimitApiPerMin: e.RATE_LIMIT_API_PER_MIN,
+    rateLimitAnonPerMin: e.RATE_LIMIT_ANON_PER_MIN,
+    logLevel: e.LOG_LEVEL,
+    graphiql: e.GRAPHIQL,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
+    dbPoolSize: e.DB_POOL_SIZE,
+    statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
+    trustProxyHops: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
+  }
+}

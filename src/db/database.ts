@@ -1,0 +1,158 @@
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+
+import { PGlite } from '@electric-sql/pglite'
+import { CompiledQuery, Kysely, type LogEvent, PGliteDialect, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Logger } from 'pino'
+
+import type { Config } from '../core/config.ts'
+import type { Database } from './schema.ts'
+
+export type Db = Kysely<Database>
+
+export interface DatabaseHandle {
+  db: Db
+  kind: 'postgres' | 'pglite'
+  /** Counts statements sent, for tests that prove a fixed number of queries. */
+  queryCount: () => number
+  /** Pool connections by state, for metrics (the embedded database is one connection). */
+  connections: () => { total: number; idle: number; waiting: number }
+  close: () => Promise<void>
+}
+
+const TIMESTAMP = 1114
+const TIMESTAMPTZ = 1184
+const INT8 = 20
+const raw = (v: string) => v
+
+export class EmbeddedDatabaseBusy extends Error {}
+
+const preparedNames = new Map<string, string>()
+
+/**
+ * A fixed statement PostgreSQL parses and plans once per connection instead of on every call (a
+ * named prepared statement; the embedded database runs it as any other). For hot statements only:
+ * its result columns must be listed, never `*`, or a column added by a migration while the process
+ * runs would fail it ("cached plan must not change result type").
+ */
+export function preparedStatement<R>(name: string, text: string): (parameters: readonly unknown[]) => CompiledQuery<R> {
+  if (preparedNames.has(text) || [...preparedNames.values()].includes(name)) throw new Error(`prepared statement ${name} registered twice`)
+  preparedNames.set(text, name)
+  return (parameters) => CompiledQuery.raw(text, [...parameters]) as CompiledQuery<R>
+}
+
+/** Sends the registered statements by name, so each connection prepares them once. */
+class PreparingClient extends pg.Client {
+  override query(config: unknown, values?: unknown, callback?: unknown): any {
+    const name = typeof config === 'string' ? preparedNames.get(config) : undefined
+    return (super.query as (...args: unknown[]) => unknown)(name ? { name, text: config } : config, values, callback)
+  }
+}
+
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize' | 'statementTimeoutMs'>,
+  logger?: Pick<Logger, 'warn'>,
+): Promise<DatabaseHandle> {
+  let queries = 0
+  const log = (event: LogEvent) => {
+    if (event.level === 'query' || event.level === 'error') queries++
+  }
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({
+      Client: PreparingClient,
+      connectionString: config.databaseUrl,
+      max: config.dbPoolSize,
+      connectionTimeoutMillis: 3000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: config.statementTimeoutMs,
+      options: '-c TimeZone=UTC',
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          if (oid === TIMESTAMP || oid === TIMESTAMPTZ) return raw
+          if (oid === INT8) return Number
+          return pg.types.getTypeParser(oid, format)
+        }) as typeof pg.types.getTypeParser,
+      },
+    })
+    // An idle client losing its connection (database restart) must not crash the process; the
+    // pool drops it and opens a fresh one on the next query, so the service recovers by itself.
+    pool.on('error', (err) => logger?.warn({ err }, 'idle database connection lost'))
+    // A checked-out client losing its connection between statements emits 'error' too, with no
+    // pool listener attached; unheard, that would crash the process. Its statements fail with
+    // the same error (answered 503) and the pool discards it on release.
+    pool.on('connect', (client) => client.on('error', (err) => logger?.warn({ err }, 'database connection lost')))
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log })
+    return {
+      db,
+      kind: 'postgres',
+      queryCount: () => queries,
+      connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    }
+  }
+
+  const dir = path.resolve(config.dataDir)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const releaseLock = lockDataDir(dir)
+  try {
+    const pglite = await PGlite.create(path.join(dir, 'pgdata'), {
+      parsers: { [TIMESTAMP]: raw, [TIMESTAMPTZ]: raw, [INT8]: Number },
+    })
+    await pglite.exec(`SET TimeZone = 'UTC'`)
+    const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log })
+    return {
+      db,
+      kind: 'pglite',
+      queryCount: () => queries,
+      connections: () => ({ total: 1, idle: 0, waiting: 0 }),
+      close: async () => {
+        await db.destroy()
+        releaseLock()
+      },
+    }
+  } catch (error) {
+    releaseLock()
+    throw error
+  }
+}
+
+/**
+ * PGlite is single-process: a second process opening the same directory would corrupt it.
+ * A lock file holding the owner's pid keeps the CLI (or a second server) out while one runs.
+ */
+function lockDataDir(dir: string): () => void {
+  const file = path.join(dir, 'embedded.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600)
+      writeFileSync(fd, String(process.pid))
+      closeSync(fd)
+      return () => {
+        try {
+          unlinkSync(file)
+        } catch {}
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      const pid = Number(readFileSync(file, 'utf8').trim())
+      if (pid && pid !== process.pid && isAlive(pid)) {
+        throw new EmbeddedDatabaseBusy(
+          `The embedded database in ${dir} is in use by another process (pid ${pid}). ` +
+            'Stop the server first, or set DATABASE_URL to use PostgreSQL, which serves many processes.',
+        )
+      }
+      unlinkSync(file) // stale lock of a process that died
+    }
+  }
+  throw new EmbeddedDatabaseBusy(`Could not lock the embedded database in ${dir}`)
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

@@ -1,0 +1,146 @@
+import type { ColumnType, Generated } from 'kysely'
+
+/**
+ * Every table as Kysely sees it: the leaf every repository and the database opener import, so no
+ * import cycle runs through the database. Columns are as the migrations in `migrations/` make them.
+ */
+/** `timestamp(6)` in UTC, read as Postgres text (`2026-11-25 21:30:00.123456`) so microseconds survive. */
+export type Timestamp = ColumnType<string, string | undefined, string>
+/** `numeric`, always a string: decimals never become floats. */
+export type Decimal = ColumnType<string, string, string>
+
+export interface Database {
+  tenants: TenantTable
+  clients: ClientTable
+  signing_keys: SigningKeyTable
+  sessions: SessionTable
+  refresh_tokens: RefreshTokenTable
+  currencies: CurrencyTable
+  symbols: SymbolTable
+  orders: OrderTable
+  order_counts: OrderCountTable
+  users: UserTable
+}
+
+export interface TenantTable {
+  id: string
+  name: string
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface ClientTable {
+  id: string
+  tenant_id: string
+  name: string
+  /** base64url SHA-256 of the secret; the secret itself is never stored. */
+  secret_digest: string
+  roles: string[]
+  scopes: string[]
+  is_active: Generated<boolean>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface SigningKeyTable {
+  kid: string
+  alg: string
+  public_jwk: Record<string, unknown>
+  private_key: string
+  created_at: Timestamp
+  activated_at: Timestamp
+  retired_at: Timestamp | null
+}
+
+export interface SessionTable {
+  id: string
+  client_id: string
+  tenant_id: string
+  created_at: Timestamp
+  expires_at: string
+  revoked_at: string | null
+  revoked_reason: string | null
+}
+
+export interface RefreshTokenTable {
+  jti: string
+  session_id: string
+  client_id: string
+  issued_at: Timestamp
+  expires_at: string
+  used_at: string | null
+  revoked_at: string | null
+  /** SHA-256 (hex) of the token as issued; null for tokens issued before it was kept. */
+  token_sha256: string | null
+}
+
+export interface CurrencyTable {
+  code: string
+  name_fa: string
+  name_en: string
+  precision: number
+  icon: string
+  is_crypto: boolean
+  color: string
+  unit_value_irr: number
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface SymbolTable {
+  uid: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  is_deleted: Generated<boolean>
+  meta_data: Record<string, unknown> | null
+  user_id: string
+  symbol: string
+  base: string
+  quote: string
+  price_precision: number
+  quantity_precision: number
+  min_order_quantity: Decimal
+  tick_size: Decimal
+  daily_fluctuation_price_limit_percent: Decimal
+  description: Generated<string>
+  is_active: Generated<boolean>
+  reference_price: Decimal | null
+}
+
+export interface OrderTable {
+  uid: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  is_deleted: Generated<boolean>
+  meta_data: Record<string, unknown> | null
+  user_id: string
+  tenant_id: string
+  client_order_id: string | null
+  symbol: string
+  side: 'buy' | 'sell'
+  type: 'limit' | 'market'
+  quantity: Decimal
+  price: Decimal | null
+  status: 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected'
+  filled_quantity: Generated<string>
+}
+
+/** Live orders per tenant, one row per shard; maintained by triggers on `orders` (migration 2026-11-28). */
+export interface OrderCountTable {
+  tenant_id: string
+  shard: number
+  live: number
+}
+
+export interface UserTable {
+  uid: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  is_deleted: Generated<boolean>
+  meta_data: Record<string, unknown> | null
+  user_id: string
+  tenant_id: string
+  username: string
+  email: string
+  is_active: Generated<boolean>
+}

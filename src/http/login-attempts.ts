@@ -1,0 +1,15 @@
+import type { RequestState } from '../core/request-state.ts'
+import type { RateLimits } from '../rate-limits/rate-limits.ts'
+import { recordRateLimit } from './request-state.ts'
+
+/**
+ * The per-address half of the login limit on the REST face, before the attempt does any work: a
+ * login or refresh counts one attempt, and a failed one (401) a second point.
+ */
+export async function checkLoginAttempt(services: { rateLimits: Pick<RateLimits, 'checkLogin' | 'penaliseLogin'> }, state: RequestState): Promise<void> {
+  recordRateLimit(state, await services.rateLimits.checkLogin({ ip: state.clientIp }))
+}
+
+export async function penaliseFailedLogin(services: { rateLimits: Pick<RateLimits, 'checkLogin' | 'penaliseLogin'> }, state: RequestState): Promise<void> {
+  await services.rateLimits.penaliseLogin({ ip: state.clientIp })
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto'
+
+import type { RateLimitStatus, RequestState } from '../core/request-state.ts'
+import { tighter } from '../rate-limits/rate-limits.ts'
+import { clientIp } from './client-ip.ts'
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * A request's state from what arrived: an incoming `X-Request-Id` is kept when it is sane, so a
+ * bank can trace a call end to end.
+ */
+export function openRequestState(
+  incomingId: string | null | undefined,
+  socketAddress: string | undefined,
+  forwardedFor: string | null | undefined,
+  trustProxyHops: number,
+): RequestState {
+  return {
+    id: incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID(),
+    startedAt: process.hrtime.bigint(),
+    clientIp: clientIp(socketAddress, forwardedFor ?? null, trustProxyHops),
+    clientId: undefined,
+    rateLimit: undefined,
+    operationName: undefined,
+    carriesTokens: false,
+    anonymousCounted: false,
+  }
+}
+
+export class RequestStates {
+  #states = new WeakMap<Request, RequestState>()
+
+  constructor(private readonly trustProxyHops: number) {}
+
+  start(request: Request, socketAddress: string | undefined): RequestState {
+    const state = openRequestState(request.headers.get('x-request-id'), socketAddress, request.headers.get('x-forwarded-for'), this.trustProxyHops)
+    this.#states.set(request, state)
+    return state
+  }
+
+  adopt(request: Request, state: RequestState): void {
+    this.#states.set(request, state)
+  }
+
+  /**
+   * The state of a request. One answered before `start` ran (CORS preflight, the GraphiQL page:
+   * Yoga's own plugins come first) gets a fresh one, its latency unknown.
+   */
+  get(request: Request, socketAddress?: string): RequestState {
+    return this.#states.get(request) ?? this.start(request, socketAddress)
+  }
+}
+
+export function recordRateLimit(state: RequestState, status: RateLimitStatus | undefined): void {
+  state.rateLimit = tighter(state.rateLimit, status)
+}
+
+/** The path of a request's URL (`/` if the URL cannot be parsed). */
+export function pathnameOf(request: Request): string {
+  try {
+    return new URL(request.url).pathname
+  } catch {
+    return '/'
+  }
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto'
+
+import { z } from 'zod'
+
+import type { Services } from '../../../core/context.ts'
+import { AppError } from '../../../core/errors.ts'
+import { parseInput } from '../../../core/validation.ts'
+import { secretMatches } from '../clients/client-secrets.ts'
+import { tokenSha256 } from '../tokens/tokens.ts'
+import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
+
+/** Longer than any client id or secret issued (36 and 43 characters); longer text is refused unread. */
+const MAX_CREDENTIAL_LENGTH = 256
+
+export const loginInput = z.object({
+  client_id: z.string().max(MAX_CREDENTIAL_LENGTH, { abort: true }),
+  client_secret: z.string().max(MAX_CREDENTIAL_LENGTH, { abort: true }),
+})
+const clientIdFormat = z.uuid()
+
+/**
+ * Client credentials → a new session with an access and a refresh token. Earlier sessions of the
+ * client stay valid: a bank may run several systems on one credential. `ip` is the caller's
+ * address: attempts count per (client id, address), so a stranger's failures never use up the
+ * allowance of the client's own address (docs/operations.md, "Rate limits").
+ */
+export async function login(services: Pick<Services, 'sessionWrites' | 'keys' | 'config' | 'rateLimits' | 'metrics'>, input: unknown, ip: string) {
+  const { client_id, client_secret } = parseInput(loginInput, input, 'body')
+  const { sessionWrites, keys, config, rateLimits, metrics } = services
+  const limitKeys = { client: { id: client_id, ip } }
+  // The per-address half ran before the body was read; a limited attempt does nothing.
+  await rateLimits.checkLogin(limitKeys)
+  const client = clientIdFormat.safeParse(client_id).success ? await sessionWrites.findClient(client_id) : undefined
+  // Compared even when the client is unknown or inactive: every failure costs the same work.
+  const secretOk = secretMatches(client_secret, client?.secret_digest)
+  if (!client || !secretOk || !client.is_active) {
+    metrics.loginFailed()
+    await rateLimits.penaliseLogin(limitKeys)
+    throw new AppError('invalid_credentials')
+  }
+
+  const now = nowSeconds()
+  const sessionId = randomUUID()
+  const refreshJti = randomUUID()
+  const sessionExpiresAt = now + config.sessionMaxAge
+  // Signed first, so the session is stored with its refresh token's digest; answered only once stored.
+  const { claims, tokens, refreshExpiresAt } = await signTokenPair(
+    keys,
+    config,
+    { clientId: client.id, tenantId: client.tenant_id, sessionId, roles: client.roles, scopes: client.scopes, sessionExpiresAt },
+    refreshJti,
+    now,
+  )
+  await sessionWrites.openSession({
+    id: sessionId,
+    client_id: client.id,
+    tenant_id: client.tenant_id,
+    expires_at: timestampAt(refreshExpiresAt),
+    refresh_jti: refreshJti,
+    refresh_sha256: tokenSha256(tokens.refresh),
+  })
+  metrics.loginSucceeded()
+  // Shorter than ACCESS_TOKEN_TTL only in the session's last minutes.
+  return { claims, tokens, expires_in: claims.exp - now }
+}
+
+export type LoginResult = Awaited<ReturnType<typeof login>>

@@ -1,0 +1,77 @@
+import { ReloadLoop } from '../../../core/reload-loop.ts'
+import type { Db } from '../../../db/database.ts'
+import { listRevocations } from './sessions.repository.ts'
+
+/** Every process sees a revocation made elsewhere within this time (docs/api.md, "Identity and tokens": within 5 s). */
+export const REVOCATION_REFRESH_INTERVAL_MS = 2000
+// A revocation recorded here survives reloads that may have read the database before it committed.
+const LOCAL_ENTRY_KEEP_MS = 60_000
+// Beyond the access lifetime and clock skew, so a token minted in the instant of revocation is covered.
+const WINDOW_MARGIN_SECONDS = 60
+
+type Kind = 'session' | 'client'
+
+/**
+ * Revoked sessions and inactive clients, held in memory so verifying an access token reads no
+ * database row. Reloaded by one small query every couple of seconds; revocations made by this
+ * process apply at once.
+ */
+export class RevocationCache {
+  #sessions = new Set<string>()
+  #clients = new Set<string>()
+  #local = new Map<string, { kind: Kind; at: number }>()
+  readonly #reloads = new ReloadLoop(() => this.#load())
+  readonly #windowSeconds: number
+
+  constructor(
+    private readonly db: Db,
+    config: { accessTokenTtl: number; clockSkew: number },
+  ) {
+    this.#windowSeconds = config.accessTokenTtl + config.clockSkew + WINDOW_MARGIN_SECONDS
+  }
+
+  isRevoked(sessionId: string, clientId: string): boolean {
+    return this.#sessions.has(sessionId) || this.#clients.has(clientId)
+  }
+
+  revokeSession(sessionId: string): void {
+    this.#record('session', sessionId)
+  }
+
+  markClientInactive(clientId: string): void {
+    this.#record('client', clientId)
+  }
+
+  reload(): Promise<void> {
+    return this.#reloads.run()
+  }
+
+  /** Reloads every `intervalMs` until `stop()`; a failed reload keeps the last state and is reported. */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.#reloads.start(intervalMs, onError)
+  }
+
+  /** Stops the periodic reload and waits for one in flight. */
+  stop(): Promise<void> {
+    return this.#reloads.stop()
+  }
+
+  #record(kind: Kind, id: string): void {
+    this.#local.set(id, { kind, at: Date.now() })
+    ;(kind === 'session' ? this.#sessions : this.#clients).add(id)
+  }
+
+  async #load(): Promise<void> {
+    const rows = await listRevocations(this.db, this.#windowSeconds)
+    const sessions = new Set<string>()
+    const clients = new Set<string>()
+    for (const row of rows) (row.kind === 'session' ? sessions : clients).add(row.id)
+    const cutoff = Date.now() - LOCAL_ENTRY_KEEP_MS
+    for (const [id, entry] of this.#local) {
+      if (entry.at < cutoff) this.#local.delete(id)
+      else (entry.kind === 'session' ? sessions : clients).add(id)
+    }
+    this.#sessions = sessions
+    this.#clients = clients
+  }
+}

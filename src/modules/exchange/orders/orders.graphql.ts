@@ -1,0 +1,137 @@
+import type { Page } from '../../../core/lists.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
+import { listQueryFromArgs, nullIfNotFound } from '../../../graphql/args.ts'
+import { builder } from '../../../graphql/builder.ts'
+import { SymbolType } from '../symbols/symbols.graphql.ts'
+import { SYMBOLS_READ } from '../symbols/symbols.ts'
+import type { OrderRow } from './orders.repository.ts'
+import { ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from './orders.schemas.ts'
+import { cancelOrder, createOrder, getOrder, listOrders } from './orders.ts'
+
+// Enum values keep the REST spelling, so a value means the same on both faces.
+const OrderSide = builder.enumType('OrderSide', { values: ORDER_SIDES })
+const OrderType = builder.enumType('OrderType', {
+  values: ORDER_TYPES,
+  description: 'A market order is immediate-or-cancel; until matching exists it is answered cancelled, unfilled.',
+})
+const OrderStatus = builder.enumType('OrderStatus', { values: ORDER_STATUSES })
+
+const Order = builder.objectRef<OrderRow>('Order').implement({
+  description: "An order of the caller's tenant.",
+  fields: (t) => ({
+    uid: t.exposeID('uid'),
+    createdAt: t.field({ type: 'DateTime', resolve: (o) => formatTimestamp(o.created_at) }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (o) => formatTimestamp(o.updated_at) }),
+    isDeleted: t.exposeBoolean('is_deleted'),
+    metaData: t.field({ type: 'JSON', nullable: true, resolve: (o) => o.meta_data }),
+    userId: t.exposeString('user_id', { description: 'The client that placed the order.' }),
+    tenantId: t.exposeID('tenant_id'),
+    clientOrderId: t.exposeString('client_order_id', { nullable: true }),
+    symbol: t.exposeString('symbol'),
+    side: t.expose('side', { type: OrderSide }),
+    type: t.expose('type', { type: OrderType }),
+    quantity: t.expose('quantity', { type: 'Decimal' }),
+    price: t.expose('price', { type: 'Decimal', nullable: true, description: 'Null for market orders.' }),
+    status: t.expose('status', { type: OrderStatus }),
+    filledQuantity: t.expose('filled_quantity', { type: 'Decimal' }),
+    market: t.field({
+      type: SymbolType,
+      description: "The order's symbol with its rules; requires symbols:read.",
+      resolve: async (o, _args, ctx) => {
+        await ctx.auth.require(SYMBOLS_READ)
+        return o.symbol
+      },
+    }),
+  }),
+})
+
+const CreateOrderPayload = builder.objectRef<{ order: OrderRow; created: boolean }>('CreateOrderPayload').implement({
+  fields: (t) => ({
+    order: t.field({ type: Order, resolve: (p) => p.order }),
+    created: t.exposeBoolean('created', {
+      description: 'False when clientOrderId named an existing identical order, which is returned instead (REST: 200, not 201).',
+    }),
+  }),
+})
+
+const CreateOrderInput = builder.inputType('CreateOrderInput', {
+  fields: (t) => ({
+    clientOrderId: t.string({ description: 'Unique per tenant, forever: a resubmission returns the existing order.' }),
+    symbol: t.string({ required: true }),
+    side: t.field({ type: OrderSide, required: true }),
+    type: t.field({ type: OrderType, required: true }),
+    quantity: t.field({ type: 'Decimal', required: true }),
+    price: t.field({ type: 'Decimal', description: 'Required for limit orders; market orders take none.' }),
+  }),
+})
+
+const OrderPage = builder.objectRef<Page<OrderRow>>('OrderPage').implement({
+  fields: (t) => ({
+    items: t.field({ type: [Order], resolve: (page) => page.rows }),
+    total: t.exposeInt('total', { description: 'All orders matching the filter, not only this page.' }),
+    offset: t.exposeInt('offset'),
+    limit: t.exposeInt('limit'),
+  }),
+})
+
+const OrderFilter = builder.inputType('OrderFilter', {
+  fields: (t) => ({
+    symbol: t.string(),
+    side: t.field({ type: OrderSide }),
+    status: t.field({ type: OrderStatus }),
+    createdAtFrom: t.field({ type: 'DateTime' }),
+    createdAtTo: t.field({ type: 'DateTime' }),
+    updatedAtFrom: t.field({ type: 'DateTime' }),
+    updatedAtTo: t.field({ type: 'DateTime' }),
+  }),
+})
+
+builder.queryField('orders', (t) =>
+  t.field({
+    type: OrderPage,
+    description: "Requires orders:read. The caller's tenant (admins: every tenant). Same rules as GET /api/exchange/v1/orders.",
+    args: {
+      filter: t.arg({ type: OrderFilter }),
+      offset: t.arg.int(),
+      limit: t.arg.int(),
+      orderBy: t.arg.string({ description: 'A field in snake_case as in REST, `-` prefix for descending.' }),
+    },
+    resolve: (_root, args, ctx) => listOrders(ctx, listQueryFromArgs(args)),
+  }),
+)
+
+builder.queryField('order', (t) =>
+  t.field({
+    type: Order,
+    nullable: true,
+    description: "Requires orders:read. Null when no such order exists; another tenant's order is FORBIDDEN.",
+    args: { uid: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => nullIfNotFound(getOrder(ctx, String(args.uid))),
+  }),
+)
+
+builder.mutationField('createOrder', (t) =>
+  t.field({
+    type: CreateOrderPayload,
+    description: 'Requires orders:write. Same rules and `detail` as POST /api/exchange/v1/orders.',
+    args: { input: t.arg({ type: CreateOrderInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      createOrder(ctx, () => ({
+        client_order_id: input.clientOrderId,
+        symbol: input.symbol,
+        side: input.side,
+        type: input.type,
+        quantity: input.quantity,
+        price: input.price,
+      })),
+  }),
+)
+
+builder.mutationField('cancelOrder', (t) =>
+  t.field({
+    type: Order,
+    description: 'Requires orders:write. Cancels an open or partially filled order of your tenant; otherwise CONFLICT.',
+    args: { uid: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => cancelOrder(ctx, String(args.uid)),
+  }),
+)

@@ -1,0 +1,124 @@
+import { z } from 'zod'
+
+import { parseDecimal } from '../../../core/decimal.ts'
+import type { ValidationIssue } from '../../../core/errors.ts'
+import { COMMON_FIELDS, listQuerySchema } from '../../../core/lists.ts'
+import { customIssue, parseInput, zodErrorToDetail } from '../../../core/validation.ts'
+import { symbolName } from '../symbols/symbols.schemas.ts'
+
+export const ORDER_SIDES = ['buy', 'sell'] as const
+export const ORDER_TYPES = ['limit', 'market'] as const
+export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled', 'rejected'] as const
+export type OrderSide = (typeof ORDER_SIDES)[number]
+export type OrderType = (typeof ORDER_TYPES)[number]
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/** Longer decimal text is refused before any arithmetic, so a huge number cannot cost CPU. */
+export const MAX_DECIMAL_TEXT = 40
+
+/**
+ * A decimal sent as a JSON string (the reference types them "string (decimal)"). JSON numbers are refused: by the
+ * time anything reads `0.1` or `12345678901234567.89` it has become a binary float.
+ */
+export const decimalText = z
+  .string()
+  .max(MAX_DECIMAL_TEXT, { abort: true })
+  .transform((text, ctx) => {
+    const value = parseDecimal(text)
+    if (!value) {
+      customIssue(ctx, { type: 'type_error.decimal', msg: 'value is not a valid decimal', input: text })
+      return z.NEVER
+    }
+    return { text, value }
+  })
+export type DecimalInput = z.output<typeof decimalText>
+
+/** The bank's own id for an order: printable ASCII without spaces, as FIX ClOrdID usually is. */
+export const clientOrderId = z
+  .string()
+  .min(1)
+  .max(64, { abort: true })
+  .regex(/^[\x21-\x7e]+$/, 'client_order_id must be printable ASCII without spaces')
+
+/** The body of `POST /orders`, field order = the order of `detail` items. Unknown fields are refused. */
+export const createOrderBody = z.strictObject({
+  client_order_id: clientOrderId.nullish(),
+  symbol: symbolName,
+  side: z.enum(ORDER_SIDES),
+  type: z.enum(ORDER_TYPES),
+  quantity: decimalText,
+  price: decimalText.nullish(),
+})
+export type CreateOrderFields = z.output<typeof createOrderBody>
+type FieldName = keyof CreateOrderFields
+
+const FIELD_ORDER: readonly string[] = Object.keys(createOrderBody.shape)
+const FIELD_SCHEMAS = Object.entries(createOrderBody.shape) as [FieldName, z.ZodType][]
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_ORDER)
+
+export interface ParsedOrderFields {
+  /** Every field that parsed; a field that failed is absent here and named in `invalid`. */
+  fields: Partial<CreateOrderFields>
+  invalid: ReadonlySet<FieldName>
+  issues: ValidationIssue[]
+}
+
+/**
+ * Parses each field on its own, so rules that need the database (the symbol's trading rules) can
+ * still check the fields that parsed and `detail` can list every broken rule at once.
+ */
+export function parseOrderFields(body: unknown): ParsedOrderFields {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    parseInput(createOrderBody, body, 'body') // throws the 422 for a missing or non-object body
+  }
+  const record = body as Record<string, unknown>
+  const fields: Record<string, unknown> = {}
+  const invalid = new Set<FieldName>()
+  const issues: ValidationIssue[] = []
+  for (const [name, schema] of FIELD_SCHEMAS) {
+    const result = schema.safeParse(record[name])
+    if (result.success) {
+      if (result.data !== undefined) fields[name] = result.data
+      continue
+    }
+    invalid.add(name)
+    for (const issue of zodErrorToDetail(result.error, 'body', record[name])) {
+      issues.push({ ...issue, loc: ['body', name, ...issue.loc.slice(1)] })
+    }
+  }
+  for (const name of Object.keys(record)) {
+    if (!KNOWN_FIELDS.has(name)) issues.push({ type: 'value_error.extra', loc: ['body', name], msg: 'extra fields not permitted' })
+  }
+  return { fields: fields as Partial<CreateOrderFields>, invalid, issues }
+}
+
+/** Field order as declared; unknown fields last. Stable, so one field's rules keep their order. */
+export function inFieldOrder(issues: ValidationIssue[]): ValidationIssue[] {
+  const rank = (issue: ValidationIssue) => {
+    const index = FIELD_ORDER.indexOf(String(issue.loc[1]))
+    return index === -1 ? FIELD_ORDER.length : index
+  }
+  return [...issues].sort((a, b) => rank(a) - rank(b))
+}
+
+/** An order record's fields (docs/api.md, "Exchange market"), in order. */
+export const ORDER_FIELDS = [
+  ...COMMON_FIELDS,
+  'tenant_id',
+  'client_order_id',
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'price',
+  'status',
+  'filled_quantity',
+] as const
+
+const ORDER_ORDERABLE = ORDER_FIELDS.filter((f) => f !== 'meta_data' && f !== 'is_deleted')
+
+export const orderListQuery = listQuerySchema(
+  { symbol: symbolName.optional(), side: z.enum(ORDER_SIDES).optional(), status: z.enum(ORDER_STATUSES).optional() },
+  ORDER_ORDERABLE,
+)
+export type OrderListQuery = z.infer<typeof orderListQuery>

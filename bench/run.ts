@@ -144,7 +144,6 @@ async function main() {
     RATE_LIMIT_API_PER_MIN: '100000000',
   }
   let dropDatabase: (() => Promise<void>) | undefined
-  let credentials: { client_id: string; client_secret: string }
   if (env.DATABASE_URL) {
     const name = `exchange_bench_${randomBytes(4).toString('hex')}`
     const admin = new pg.Client({ connectionString: env.DATABASE_URL })
@@ -160,21 +159,35 @@ async function main() {
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await c.end()
     }
-    await run(['src/app/cli.ts', 'db', 'seed'], serviceEnv)
-    credentials = JSON.parse(await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Bank'], serviceEnv))
   } else {
     delete serviceEnv.DATABASE_URL
   }
+  // Before the service starts, so the embedded database is free for the CLI too. The second bank
+  // is the other side of the matching scenario.
+  await run(['src/app/cli.ts', 'db', 'seed'], serviceEnv)
+  const credentials: { client_id: string; client_secret: string } = JSON.parse(
+    await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Bank'], serviceEnv),
+  )
+  const counterparty: { client_id: string; client_secret: string } = JSON.parse(
+    await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Counterparty'], serviceEnv),
+  )
 
   // As `npm start` runs it: the compiled service (`npm run bench` builds first).
   const service = await startChild('dist/src/app/main.js', [], serviceEnv, path.join(logDir, 'service.log'))
   let baseline: Child | undefined
   try {
-    if (!env.DATABASE_URL) credentials = JSON.parse(readFileSync(path.join(dataDir, 'demo-client.json'), 'utf8'))
-    const loginBody = JSON.stringify({ client_id: credentials!.client_id, client_secret: credentials!.client_secret })
+    const loginBody = JSON.stringify({ client_id: credentials.client_id, client_secret: credentials.client_secret })
     const login = () => json(`${service.url}/api/sso/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody })
     const token: string = (await login()).tokens.access
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const otherLogin = await json(`${service.url}/api/sso/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: counterparty.client_id, client_secret: counterparty.client_secret }),
+    })
+    const otherAuth = { authorization: `Bearer ${otherLogin.tokens.access as string}`, 'content-type': 'application/json' }
+    // One bank buys, the other sells, at one price and quantity: every order trades, as taker or later as maker.
+    const crossing = (side: 'buy' | 'sell') => JSON.stringify({ symbol: 'ETH-USDT', side, type: 'limit', quantity: '0.01', price: '3000.00' })
 
     const symbolsBytes = Buffer.from(await (await fetch(`${service.url}/api/exchange/v1/symbols`, { headers: auth })).arrayBuffer())
     baseline = await startChild('bench/baseline.ts', [], { ...env, BASELINE_BODY_B64: symbolsBytes.toString('base64') }, path.join(logDir, 'baseline.log'))
@@ -226,6 +239,16 @@ async function main() {
         }),
       },
       { name: 'orders list', options: (url) => ({ url: `${url}/api/exchange/v1/orders?limit=100`, headers: auth }) },
+      {
+        name: 'matching (crossing orders, one symbol)',
+        goal: { requestsPerSec: 2500 },
+        options: () => ({
+          requests: [
+            { method: 'POST', path: '/api/exchange/v1/orders', headers: auth, body: crossing('buy') },
+            { method: 'POST', path: '/api/exchange/v1/orders', headers: otherAuth, body: crossing('sell') },
+          ],
+        }),
+      },
     ]
 
     const baselineScenario: Scenario = { name: 'baseline (node:http, precomputed bytes)', options: () => ({}) }
@@ -242,6 +265,22 @@ async function main() {
       errors += result.errors
     }
 
+    let engine = ''
+    if (!ONLY || ONLY.some((o) => 'matching'.startsWith(o) || o.startsWith('matching'))) {
+      // What the matched orders cost in the service, against the engine alone (no database, no HTTP).
+      const traded = async (headers: Record<string, string>, status: string) =>
+        (await json(`${service.url}/api/exchange/v1/orders?symbol=ETH-USDT&status=${status}&limit=1`, { headers })).total as number
+      const filled = (await traded(auth, 'filled')) + (await traded(otherAuth, 'filled'))
+      const resting =
+        (await traded(auth, 'open')) +
+        (await traded(otherAuth, 'open')) +
+        (await traded(auth, 'partially_filled')) +
+        (await traded(otherAuth, 'partially_filled'))
+      engine =
+        `\nMatching scenario: ${filled} orders filled, ${resting} still resting at the end.\n` +
+        `Matching engine alone (bench/order-book.ts, in memory, no database):\n${await run(['bench/order-book.ts', '100000'], env)}`
+    }
+
     const header = `| scenario | req/s | p50 ms | p99 ms | errors | baseline req/s (measured just before) | ratio to baseline | goal | met |`
     const rows = results.map(
       (r) =>
@@ -250,7 +289,7 @@ async function main() {
     const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
     process.stdout.write(
       `\nDatabase: ${database}; ${CONNECTIONS} connections; ${DURATION}s measured after ${WARMUP}s warm-up; node ${process.version}\n\n` +
-        `${header}\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+        `${header}\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n${engine}`,
     )
     writeFileSync(
       path.join(ROOT, 'bench/results.json'),

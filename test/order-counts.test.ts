@@ -159,7 +159,7 @@ describe('the unfiltered total', () => {
   it('drops to zero when the table is truncated', async () => {
     const bank = await createTestClient(server)
     await placeOrder(server, bank.token, usdBuy)
-    await sql`truncate orders`.execute(server.services.db)
+    await sql`truncate orders cascade`.execute(server.services.db)
     expect(await listTotal(bank)).toBe(0)
     expect(await listTotal(admin)).toBe(0)
     await placeOrder(server, bank.token, usdBuy)

@@ -1,14 +1,8 @@
-import { randomUUID } from 'node:crypto'
-
 import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import type { Principal } from '../src/core/auth.ts'
-import { OrderWrites } from '../src/modules/exchange/orders/order-writes.ts'
-import { insertRuledOrders, type RuledOrder } from '../src/modules/exchange/orders/orders.repository.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
-import { findSymbolByName } from '../src/modules/exchange/symbols/symbols.repository.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
 import { onPostgres, postgresUrl } from './helpers/database.ts'
@@ -38,36 +32,14 @@ async function storedWithPrefix(prefix: string) {
   return db().selectFrom('orders').selectAll().where('tenant_id', '=', bank.tenantId).where('client_order_id', 'like', `${prefix}%`).execute()
 }
 
-/** A new USD-IRR order of `bank`, with the rules it is validated against read from the database. */
-async function ruledOrder(clientOrderId: string | null, changes: Partial<RuledOrder['order']> = {}): Promise<RuledOrder> {
-  const rules = (await findSymbolByName(db(), 'USD-IRR'))!
-  const principal: Pick<Principal, 'clientId' | 'tenantId'> = { clientId: bank.clientId, tenantId: bank.tenantId }
-  return {
-    order: {
-      uid: randomUUID(),
-      user_id: principal.clientId,
-      tenant_id: principal.tenantId,
-      client_order_id: clientOrderId,
-      symbol: 'USD-IRR',
-      side: 'buy',
-      type: 'limit',
-      quantity: '1000',
-      price: '1050000',
-      status: 'open',
-      ...changes,
-    },
-    rules,
-  }
-}
-
-describe('group commit of new orders', () => {
-  it('inserts orders that arrive while earlier inserts are in flight with fewer statements than orders', () =>
+describe('orders matched in passes (group commit)', () => {
+  it('stores and matches orders that arrive while an earlier pass is in flight with fewer statements than orders', () =>
     withoutBackgroundPolls(server.services, async () => {
       expect((await place(usdBuy)).status).toBe(201) // the market rules are read once, before counting
-      const writes = server.services.orderWrites
-      const insert = writes.insert.bind(writes)
+      const writes = server.services.matching
+      const insert = writes.place.bind(writes)
       let submitted = 0
-      writes.insert = (order) => {
+      writes.place = (order) => {
         submitted++
         return insert(order)
       }
@@ -87,14 +59,13 @@ describe('group commit of new orders', () => {
           })
         responses = await pending.all
       } finally {
-        writes.insert = insert
+        writes.place = insert
       }
       const used = statements() - before
       expect(responses.map((r) => r.status)).toEqual(ids.map(() => 201))
       expect(responses.map((r) => r.body.client_order_id)).toEqual(ids)
       expect(new Set(responses.map((r) => r.body.uid)).size).toBe(50)
-      // The lock and a few inserts (3 on the embedded database, about 9 on PostgreSQL); one symbol
-      // read and one insert per order before group commit.
+      // The lock and a few passes of a few statements each; several statements per order without group commit.
       expect(used).toBeLessThan(ids.length / 2)
       const stored = await storedWithPrefix('grouped-')
       expect(stored).toHaveLength(50)
@@ -107,65 +78,16 @@ describe('group commit of new orders', () => {
   it('keeps decimals exact and each row its own values through the shared statement', async () => {
     const bodies = [
       { symbol: 'BTC-USDT', side: 'buy', type: 'limit', quantity: '0.000100', price: '64000.10', client_order_id: 'exact-1' },
-      { symbol: 'BTC-USDT', side: 'sell', type: 'market', quantity: '12.5', client_order_id: 'exact-2' },
-      { symbol: 'USD-IRR', side: 'sell', type: 'limit', quantity: '1000', price: '1050000', client_order_id: null },
+      { symbol: 'ETH-USDT', side: 'sell', type: 'market', quantity: '12.5', client_order_id: 'exact-2' },
+      { symbol: 'USD-IRR', side: 'sell', type: 'limit', quantity: '1000', price: '9990000', client_order_id: null },
     ]
     const responses = await Promise.all(bodies.map((b) => place(b)))
     expect(responses.map((r) => r.status)).toEqual([201, 201, 201])
     expect(responses.map((r) => [r.body.symbol, r.body.side, r.body.type, r.body.quantity, r.body.price, r.body.status, r.body.client_order_id])).toEqual([
       ['BTC-USDT', 'buy', 'limit', '0.000100', '64000.10', 'open', 'exact-1'],
-      ['BTC-USDT', 'sell', 'market', '12.5', null, 'cancelled', 'exact-2'],
-      ['USD-IRR', 'sell', 'limit', '1000', '1050000', 'open', null],
+      ['ETH-USDT', 'sell', 'market', '12.5', null, 'cancelled', 'exact-2'],
+      ['USD-IRR', 'sell', 'limit', '1000', '9990000', 'open', null],
     ])
-  })
-
-  it('PostgreSQL keeps the first of two rows with one client_order_id in one statement and skips the other (DO NOTHING)', async () => {
-    const first = await ruledOrder('same-statement-1')
-    const second = await ruledOrder('same-statement-1', { quantity: '2000' })
-    let rows: Awaited<ReturnType<typeof insertRuledOrders>> = []
-    await withoutBackgroundPolls(server.services, async () => {
-      const before = statements()
-      rows = await insertRuledOrders(db(), [first, second])
-      expect(statements() - before).toBe(1)
-    })
-    expect(rows).toHaveLength(1)
-    expect([first.order.uid, second.order.uid]).toContain(rows[0]!.uid)
-    expect(await storedWithPrefix('same-statement-1')).toEqual(rows)
-  })
-
-  it.skipIf(!onPostgres)('lets two statements holding the same client_order_ids in opposite orders both finish (no deadlock)', async () => {
-    for (let round = 0; round < 5; round++) {
-      const orders = await Promise.all(Array.from({ length: 200 }, (_, i) => ruledOrder(`crossed-${round}-${String(i).padStart(3, '0')}`)))
-      const twins = await Promise.all(orders.map((o) => ruledOrder(o.order.client_order_id)))
-      const [a, b] = await Promise.all([insertRuledOrders(db(), orders), insertRuledOrders(db(), twins.reverse())])
-      expect(a.length + b.length).toBe(200)
-      expect(await storedWithPrefix(`crossed-${round}-`)).toHaveLength(200)
-    }
-  })
-
-  it('answers every caller of a batch holding one client_order_id several times: one inserted, the others that order', async () => {
-    const writes = new OrderWrites(db(), { maxConcurrentBatches: 1 })
-    const orders = await Promise.all([
-      ruledOrder('in-batch-1'),
-      ruledOrder('in-batch-1', { quantity: '2000' }),
-      ruledOrder('in-batch-1'),
-      ruledOrder('in-batch-2'),
-    ])
-    let outcomes: Awaited<ReturnType<OrderWrites['insert']>>[] = []
-    await withoutBackgroundPolls(server.services, async () => {
-      const before = statements()
-      // Submitted in one turn of the event loop: one batch.
-      outcomes = await Promise.all(orders.map((o) => writes.insert(o)))
-      expect(statements() - before).toBe(1)
-    })
-    const inserted = outcomes.filter((o) => o.kind === 'inserted')
-    expect(inserted).toHaveLength(2)
-    const winner = inserted.map((o) => o.row).find((row) => row.client_order_id === 'in-batch-1')!
-    for (const outcome of outcomes) {
-      if (outcome.kind === 'inserted') continue
-      expect(outcome).toEqual({ kind: 'duplicate', existing: winner })
-    }
-    expect((await storedWithPrefix('in-batch-1')).map((o) => o.uid)).toEqual([winner.uid])
   })
 
   it('answers duplicate client_order_ids sent together like one after the other: one 201, the same body 200, another body 409', async () => {
@@ -206,18 +128,7 @@ describe('group commit of new orders', () => {
       await sql`alter table orders drop constraint test_refuses_poison`.execute(db())
     })
 
-    it('fails only its own order; the others of its batch are inserted', async () => {
-      const writes = new OrderWrites(db(), { maxConcurrentBatches: 1 })
-      const orders = await Promise.all([ruledOrder('healthy-1'), ruledOrder('poison'), ruledOrder('healthy-2'), ruledOrder(null)])
-      const before = statements()
-      const outcomes = await Promise.allSettled(orders.map((o) => writes.insert(o)))
-      expect(statements() - before).toBe(1 + orders.length) // the batch, then each order alone
-      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled'])
-      expect(((outcomes[1] as PromiseRejectedResult).reason as { code: string }).code).toBe('23514')
-      expect((await storedWithPrefix('healthy-')).map((o) => o.client_order_id).sort()).toEqual(['healthy-1', 'healthy-2'])
-    })
-
-    it('answers that order as before (500) and the orders placed with it 201', async () => {
+    it('answers that order 500 and the orders of its pass 201: the pass runs again, each order alone', async () => {
       const bodies = Array.from({ length: 12 }, (_, i) => ({ ...usdBuy, client_order_id: i === 5 ? 'poison' : `beside-poison-${i}` }))
       const responses = await Promise.all(bodies.map((b) => place(b)))
       expect(responses.map((r) => r.status)).toEqual(bodies.map((b) => (b.client_order_id === 'poison' ? 500 : 201)))
@@ -350,34 +261,6 @@ describe('group commit of new orders', () => {
         expect(again.body).toEqual(original.body)
       })
     })
-  })
-})
-
-describe.skipIf(!onPostgres)('the shared insert as a prepared statement', () => {
-  let single: TestServer
-  let client: TestClient
-  beforeAll(async () => {
-    single = await startTestServer({ DB_POOL_SIZE: '1' })
-    await seedDemoMarket(single.services.db)
-    client = await createTestClient(single)
-  })
-  afterAll(async () => {
-    await single?.close()
-  })
-
-  it('is parsed and planned once per connection, and survives a column added to orders meanwhile', async () => {
-    expect((await placeOrder(single, client.token, usdBuy)).status).toBe(201)
-    const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(single.services.db)
-    expect(rows.map((r) => r.name)).toContain('insert_ruled_orders')
-    await sql`alter table orders add column test_extra integer`.execute(single.services.db)
-    try {
-      const res = await placeOrder(single, client.token, usdBuy)
-      expect(res.status).toBe(201)
-      expect(Object.keys(res.body)).not.toContain('test_extra')
-    } finally {
-      await sql`alter table orders drop column test_extra`.execute(single.services.db)
-    }
-    expect((await placeOrder(single, client.token, usdBuy)).status).toBe(201)
   })
 })
 

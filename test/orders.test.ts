@@ -60,16 +60,27 @@ describe('POST /api/exchange/v1/orders', () => {
       price: '1050000',
       status: 'open',
       filled_quantity: '0',
+      average_price: null,
+      cancel_reason: null,
     })
     const stored = await server.services.db.selectFrom('orders').selectAll().where('uid', '=', res.body.uid).executeTakeFirstOrThrow()
     expect(stored).toMatchObject({ tenant_id: bank.tenantId, user_id: bank.clientId, status: 'open' })
   })
 
-  it('answers a market order cancelled and unfilled (immediate-or-cancel, no matching engine yet)', async () => {
-    const res = await place({ symbol: 'BTC-USDT', side: 'sell', type: 'market', quantity: '0.5' })
+  it('answers a market order on an empty book cancelled and unfilled (immediate-or-cancel)', async () => {
+    const res = await place({ symbol: 'ETH-USDT', side: 'sell', type: 'market', quantity: '0.5' })
     expect(res.status).toBe(201)
-    expect(res.body).toMatchObject({ type: 'market', price: null, status: 'cancelled', filled_quantity: '0', quantity: '0.5', client_order_id: null })
-    const explicitNull = await place({ symbol: 'BTC-USDT', side: 'buy', type: 'market', quantity: '1', price: null })
+    expect(res.body).toMatchObject({
+      type: 'market',
+      price: null,
+      status: 'cancelled',
+      cancel_reason: 'unfilled',
+      filled_quantity: '0',
+      average_price: null,
+      quantity: '0.5',
+      client_order_id: null,
+    })
+    const explicitNull = await place({ symbol: 'ETH-USDT', side: 'buy', type: 'market', quantity: '1', price: null })
     expect(explicitNull.status).toBe(201)
   })
 
@@ -407,9 +418,11 @@ describe('GET /api/exchange/v1/orders', () => {
   beforeAll(async () => {
     lister = await createTestClient(server)
     otherLister = await createTestClient(server)
+    // Prices no other order of this file crosses; the market buy meets only the lister's own sell
+    // (self-trade prevention cancels it).
     await place({ symbol: 'BTC-USDT', side: 'buy', type: 'limit', quantity: '1', price: '64000' }, lister)
-    await place({ symbol: 'BTC-USDT', side: 'sell', type: 'limit', quantity: '2', price: '65000' }, lister)
-    await place({ symbol: 'USD-IRR', side: 'sell', type: 'limit', quantity: '100', price: '1050000' }, lister)
+    await place({ symbol: 'BTC-USDT', side: 'sell', type: 'limit', quantity: '2', price: '99000' }, lister)
+    await place({ symbol: 'USD-IRR', side: 'sell', type: 'limit', quantity: '100', price: '9990000' }, lister)
     await place({ symbol: 'BTC-USDT', side: 'buy', type: 'market', quantity: '3' }, lister)
     await place({ symbol: 'BTC-USDT', side: 'buy', type: 'limit', quantity: '9', price: '60000' }, otherLister)
   })
@@ -472,17 +485,20 @@ describe('DELETE /api/exchange/v1/orders/:uid', () => {
     const created = (await place(usdBuy)).body
     const res = await cancel(created.uid, colleague)
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ ...created, status: 'cancelled', updated_at: expect.stringMatching(TIMESTAMP) })
+    expect(res.body).toEqual({ ...created, status: 'cancelled', cancel_reason: 'user', updated_at: expect.stringMatching(TIMESTAMP) })
     expect(res.body.updated_at >= created.updated_at).toBe(true)
     expect((await server.request('GET', `${ORDERS}/${created.uid}`, { token: bank.token })).body.status).toBe('cancelled')
   })
 
-  it('cancels a partially filled order', async () => {
-    const created = (await place(usdBuy)).body
-    await server.services.db.updateTable('orders').set({ status: 'partially_filled', filled_quantity: '100' }).where('uid', '=', created.uid).execute()
-    const res = await cancel(created.uid)
+  it('cancels what is left of a partially filled order', async () => {
+    // Below every ask other tests leave resting, so only the sell below trades with it.
+    const [buyer, seller] = await Promise.all([createTestClient(server), createTestClient(server)])
+    const created = (await place({ symbol: 'AED-IRR', side: 'buy', type: 'limit', quantity: '1000', price: '280000' }, buyer)).body
+    const sold = await place({ symbol: 'AED-IRR', side: 'sell', type: 'limit', quantity: '600', price: '280000' }, seller)
+    expect(sold.body).toMatchObject({ status: 'filled', filled_quantity: '600' })
+    const res = await cancel(created.uid, buyer)
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ status: 'cancelled', filled_quantity: '100' })
+    expect(res.body).toMatchObject({ status: 'cancelled', cancel_reason: 'user', filled_quantity: '600', average_price: '280000' })
   })
 
   it('answers 409 for an order that is no longer open', async () => {
@@ -493,12 +509,13 @@ describe('DELETE /api/exchange/v1/orders/:uid', () => {
     const message = `Order ${created.uid} is cancelled; only open or partially filled orders can be cancelled`
     expect(again.body).toEqual({ message, error: 'conflict', detail: message })
 
-    const market = (await place({ symbol: 'BTC-USDT', side: 'buy', type: 'market', quantity: '1' })).body
+    const market = (await place({ symbol: 'CNY-IRR', side: 'buy', type: 'market', quantity: '1000' })).body
     expect((await cancel(market.uid)).status).toBe(409)
 
-    const filled = (await place(usdBuy)).body
-    await server.services.db.updateTable('orders').set({ status: 'filled', filled_quantity: '1000' }).where('uid', '=', filled.uid).execute()
-    const res = await cancel(filled.uid)
+    const [buyer, seller] = await Promise.all([createTestClient(server), createTestClient(server)])
+    const filled = (await place({ symbol: 'CNY-IRR', side: 'buy', type: 'limit', quantity: '1000', price: '140000' }, buyer)).body
+    expect((await place({ symbol: 'CNY-IRR', side: 'sell', type: 'limit', quantity: '1000', price: '140000' }, seller)).body.status).toBe('filled')
+    const res = await cancel(filled.uid, buyer)
     expect(res.status).toBe(409)
     expect(res.body.message).toBe(`Order ${filled.uid} is filled; only open or partially filled orders can be cancelled`)
   })

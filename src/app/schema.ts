@@ -4,6 +4,8 @@ import '../modules/auth/sessions/sessions.graphql.ts'
 import '../modules/auth/clients/client-identity.graphql.ts'
 import '../modules/exchange/symbols/symbols.graphql.ts'
 import '../modules/exchange/orders/orders.graphql.ts'
+import '../modules/exchange/fills/fills.graphql.ts'
+import '../modules/exchange/market/market.graphql.ts'
 import '../modules/users/users/users.graphql.ts'
 
 import { lexicographicSortSchema } from 'graphql'

@@ -10,7 +10,7 @@ import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/aut
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
 import { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
-import { orderWriteBatches, OrderWrites } from '../modules/exchange/orders/order-writes.ts'
+import { Matching } from '../modules/exchange/matching/matcher.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/symbols-cache.ts'
 import { Metrics } from '../observability/metrics.ts'
@@ -29,7 +29,8 @@ export interface AppServices {
   metrics: Metrics
   symbolsCache: SymbolsCache
   sessionWrites: SessionWrites
-  orderWrites: OrderWrites
+  /** Order placement and cancellation, matched per symbol (see Matching). */
+  matching: Matching
   /** Identical concurrent order lists share one statement (see ReadCoalescer). */
   orderLists: ReadCoalescer<Page<OrderRow>>
 }
@@ -67,7 +68,12 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize),
       sessionMaxAge: config.sessionMaxAge,
     })
-    const orderWrites = new OrderWrites(database.db, { maxConcurrentBatches: orderWriteBatches(database.kind, config.dbPoolSize) })
+    const matching = new Matching(database.db, {
+      // Half the pool, so reads and other writes always find a connection; the embedded database
+      // is one connection, used without transactions (one process: it is the only matcher).
+      maxConcurrentPasses: database.kind === 'pglite' ? 1 : Math.max(1, Math.floor(config.dbPoolSize / 2)),
+      transactions: database.kind === 'postgres',
+    })
     return {
       config,
       database,
@@ -80,7 +86,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       metrics,
       symbolsCache,
       sessionWrites,
-      orderWrites,
+      matching,
       orderLists: new ReadCoalescer(),
     }
   } catch (error) {

@@ -39,7 +39,21 @@ export function normalize(value: DecimalValue): DecimalValue {
 
 /** Canonical text: no trailing fractional zeros, no leading zeros, no `-0`. */
 export function formatDecimal(value: DecimalValue): string {
+  return formatFixed(normalize(value))
+}
+
+/**
+ * Text with at least `places` digits after the point (none when `places` ≤ 0), more only when the
+ * value needs them: `1.5` at 2 places is `1.50`, `1.125` stays `1.125`. Never rounds.
+ */
+export function formatDecimalAtLeast(value: DecimalValue, places: number): string {
   const { coefficient, scale } = normalize(value)
+  const wanted = Math.max(scale, places, 0)
+  return formatFixed({ coefficient: coefficient * 10n ** BigInt(wanted - scale), scale: wanted })
+}
+
+/** Text of exactly the value's scale: `{ 150n, 2 }` is `1.50`. */
+function formatFixed({ coefficient, scale }: DecimalValue): string {
   const negative = coefficient < 0n
   const digits = (negative ? -coefficient : coefficient).toString().padStart(scale + 1, '0')
   const whole = digits.slice(0, digits.length - scale)

@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync
 import path from 'node:path'
 
 import { PGlite } from '@electric-sql/pglite'
-import { CompiledQuery, Kysely, type LogEvent, PGliteDialect, PostgresDialect } from 'kysely'
+import { CompiledQuery, Kysely, type LogEvent, PGliteDialect, PostgresDialect, type QueryResult, type RawBuilder } from 'kysely'
 import pg from 'pg'
 import type { Logger } from 'pino'
 
@@ -40,6 +40,20 @@ export function preparedStatement<R>(name: string, text: string): (parameters: r
   if (preparedNames.has(text) || [...preparedNames.values()].includes(name)) throw new Error(`prepared statement ${name} registered twice`)
   preparedNames.set(text, name)
   return (parameters) => CompiledQuery.raw(text, [...parameters]) as CompiledQuery<R>
+}
+
+/**
+ * Runs `query` as a named prepared statement, as `preparedStatement` does, for a statement built
+ * with Kysely's `sql` whose text never changes (only its parameters do): registered on first use.
+ */
+export async function executePrepared<R>(db: Kysely<any>, name: string, query: RawBuilder<R>): Promise<QueryResult<R>> {
+  const compiled = query.compile(db)
+  const registered = preparedNames.get(compiled.sql)
+  if (registered === undefined) {
+    if ([...preparedNames.values()].includes(name)) throw new Error(`prepared statement ${name} registered with another text`)
+    preparedNames.set(compiled.sql, name)
+  } else if (registered !== name) throw new Error(`one text prepared as ${registered} and ${name}`)
+  return db.executeQuery(compiled)
 }
 
 /** Sends the registered statements by name, so each connection prepares them once. */

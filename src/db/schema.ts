@@ -19,6 +19,9 @@ export interface Database {
   symbols: SymbolTable
   orders: OrderTable
   order_counts: OrderCountTable
+  symbol_books: SymbolBookTable
+  trades: TradeTable
+  fills: FillTable
   users: UserTable
 }
 
@@ -123,6 +126,18 @@ export interface OrderTable {
   price: Decimal | null
   status: 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected'
   filled_quantity: Generated<string>
+  /** The quantity-weighted mean price of its fills; null until one. */
+  average_price: ColumnType<string | null, string | null | undefined, string | null>
+  /** Why a cancelled order was cancelled: by its owner, the unfilled rest of a market order, or self-trade prevention. */
+  cancel_reason: ColumnType<
+    'user' | 'unfilled' | 'self_trade' | null,
+    'user' | 'unfilled' | 'self_trade' | null | undefined,
+    'user' | 'unfilled' | 'self_trade' | null
+  >
+  /** Σ price × quantity of its fills, exact: what `average_price` is computed from. */
+  filled_notional: Generated<string>
+  /** Its place in its symbol's acceptance order (time priority at a price). */
+  seq: Generated<number>
 }
 
 /** Live orders per tenant, one row per shard; maintained by triggers on `orders` (migration 2026-11-28). */
@@ -143,4 +158,45 @@ export interface UserTable {
   username: string
   email: string
   is_active: Generated<boolean>
+}
+
+/**
+ * One row per symbol: locked by the transaction that matches the symbol (one at a time across
+ * processes), its `epoch` bumped by every write to the symbol's book (migration 2026-12-02).
+ */
+export interface SymbolBookTable {
+  symbol: string
+  epoch: Generated<number>
+  last_order_seq: Generated<number>
+  /** The last market event's sequence, which the book snapshot reports. */
+  market_sequence: Generated<number>
+  trade_count: Generated<number>
+  last_price: string | null
+  last_trade_at: string | null
+}
+
+export interface TradeTable {
+  uid: string
+  created_at: Timestamp
+  symbol: string
+  price: Decimal
+  quantity: Decimal
+  taker_side: 'buy' | 'sell'
+  sequence: number
+  maker_order_uid: string
+  taker_order_uid: string
+}
+
+/** One side of a trade, as its order's tenant sees it. */
+export interface FillTable {
+  uid: string
+  created_at: Timestamp
+  order_uid: string
+  trade_uid: string
+  tenant_id: string
+  symbol: string
+  side: 'buy' | 'sell'
+  role: 'maker' | 'taker'
+  price: Decimal
+  quantity: Decimal
 }

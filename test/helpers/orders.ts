@@ -18,6 +18,8 @@ export const ORDER_KEYS = [
   'price',
   'status',
   'filled_quantity',
+  'average_price',
+  'cancel_reason',
 ]
 
 /** A valid limit order on the demo market. */

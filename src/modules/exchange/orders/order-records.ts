@@ -26,6 +26,8 @@ export function orderRecord(row: OrderRow) {
     price: row.price,
     status: row.status,
     filled_quantity: row.filled_quantity,
+    average_price: row.average_price,
+    cancel_reason: row.cancel_reason,
   }
 }
 export type OrderRecord = ReturnType<typeof orderRecord>

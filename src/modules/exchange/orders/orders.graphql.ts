@@ -5,18 +5,23 @@ import { builder } from '../../../graphql/builder.ts'
 import { SymbolType } from '../symbols/symbols.graphql.ts'
 import { SYMBOLS_READ } from '../symbols/symbols.ts'
 import type { OrderRow } from './orders.repository.ts'
-import { ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from './orders.schemas.ts'
-import { cancelOrder, createOrder, getOrder, listOrders } from './orders.ts'
+import { CANCEL_REASONS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from './orders.schemas.ts'
+import { cancelOrder, createOrder, getOrder, listOrders, validateOrder } from './orders.ts'
 
 // Enum values keep the REST spelling, so a value means the same on both faces.
 const OrderSide = builder.enumType('OrderSide', { values: ORDER_SIDES })
 const OrderType = builder.enumType('OrderType', {
   values: ORDER_TYPES,
-  description: 'A market order is immediate-or-cancel; until matching exists it is answered cancelled, unfilled.',
+  description: 'A market order is immediate-or-cancel: it trades against the book, and what it could not fill is cancelled (unfilled).',
 })
 const OrderStatus = builder.enumType('OrderStatus', { values: ORDER_STATUSES })
+export const OrderSideType = OrderSide
+const CancelReason = builder.enumType('CancelReason', {
+  values: CANCEL_REASONS,
+  description: 'user: cancelled by its owner; unfilled: the rest of a market order; self_trade: the next match would have been with its own tenant.',
+})
 
-const Order = builder.objectRef<OrderRow>('Order').implement({
+export const Order = builder.objectRef<OrderRow>('Order').implement({
   description: "An order of the caller's tenant.",
   fields: (t) => ({
     uid: t.exposeID('uid'),
@@ -33,7 +38,9 @@ const Order = builder.objectRef<OrderRow>('Order').implement({
     quantity: t.expose('quantity', { type: 'Decimal' }),
     price: t.expose('price', { type: 'Decimal', nullable: true, description: 'Null for market orders.' }),
     status: t.expose('status', { type: OrderStatus }),
-    filledQuantity: t.expose('filled_quantity', { type: 'Decimal' }),
+    filledQuantity: t.expose('filled_quantity', { type: 'Decimal', description: 'The sum of its fills.' }),
+    averagePrice: t.expose('average_price', { type: 'Decimal', nullable: true, description: 'The quantity-weighted mean price of its fills; null until one.' }),
+    cancelReason: t.expose('cancel_reason', { type: CancelReason, nullable: true, description: 'Why it was cancelled; null unless cancelled.' }),
     market: t.field({
       type: SymbolType,
       description: "The order's symbol with its rules; requires symbols:read.",
@@ -63,6 +70,16 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
     quantity: t.field({ type: 'Decimal', required: true }),
     price: t.field({ type: 'Decimal', description: 'Required for limit orders; market orders take none.' }),
   }),
+})
+
+/** The REST body of the same order, so both faces go through one schema and report the same `detail`. */
+const orderBody = (input: typeof CreateOrderInput.$inferInput) => ({
+  client_order_id: input.clientOrderId,
+  symbol: input.symbol,
+  side: input.side,
+  type: input.type,
+  quantity: input.quantity,
+  price: input.price,
 })
 
 const OrderPage = builder.objectRef<Page<OrderRow>>('OrderPage').implement({
@@ -115,15 +132,7 @@ builder.mutationField('createOrder', (t) =>
     type: CreateOrderPayload,
     description: 'Requires orders:write. Same rules and `detail` as POST /api/exchange/v1/orders.',
     args: { input: t.arg({ type: CreateOrderInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      createOrder(ctx, () => ({
-        client_order_id: input.clientOrderId,
-        symbol: input.symbol,
-        side: input.side,
-        type: input.type,
-        quantity: input.quantity,
-        price: input.price,
-      })),
+    resolve: (_root, { input }, ctx) => createOrder(ctx, () => orderBody(input)),
   }),
 )
 
@@ -133,5 +142,20 @@ builder.mutationField('cancelOrder', (t) =>
     description: 'Requires orders:write. Cancels an open or partially filled order of your tenant; otherwise CONFLICT.',
     args: { uid: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => cancelOrder(ctx, String(args.uid)),
+  }),
+)
+
+const OrderValidation = builder.objectRef<{ valid: true }>('OrderValidation').implement({
+  description: 'The order would be accepted as it stands.',
+  fields: (t) => ({ valid: t.exposeBoolean('valid') }),
+})
+
+builder.mutationField('validateOrder', (t) =>
+  t.field({
+    type: OrderValidation,
+    description:
+      'Requires orders:write. A dry run of createOrder: the same errors it would answer (FORBIDDEN, CONFLICT, BAD_USER_INPUT with the same detail), else { valid: true }. Nothing is stored, matched or counted as an order.',
+    args: { input: t.arg({ type: CreateOrderInput, required: true }) },
+    resolve: (_root, { input }, ctx) => validateOrder(ctx, () => orderBody(input)),
   }),
 )

@@ -12,6 +12,7 @@ export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled'
 export type OrderSide = (typeof ORDER_SIDES)[number]
 export type OrderType = (typeof ORDER_TYPES)[number]
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
+export const CANCEL_REASONS = ['user', 'unfilled', 'self_trade'] as const
 
 /** Longer decimal text is refused before any arithmetic, so a huge number cannot cost CPU. */
 export const MAX_DECIMAL_TEXT = 40
@@ -113,6 +114,8 @@ export const ORDER_FIELDS = [
   'price',
   'status',
   'filled_quantity',
+  'average_price',
+  'cancel_reason',
 ] as const
 
 const ORDER_ORDERABLE = ORDER_FIELDS.filter((f) => f !== 'meta_data' && f !== 'is_deleted')

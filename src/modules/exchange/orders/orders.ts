@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto'
 import { assertTenantAccess, isAdmin, type Principal } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
 import { decimalFromStore, decimalsEqual } from '../../../core/decimal.ts'
-import { conflict, echoed, forbidden, notFound, validationError } from '../../../core/errors.ts'
+import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
-import { cancelOpenOrder, findOrder, findOrderByClientOrderId, insertOrder, listOrderRows, type OrderRow, type RuledOrder } from './orders.repository.ts'
+import { CANCELLABLE_STATUSES, findOrder, findOrderByClientOrderId, listOrderRows, type OrderRow } from './orders.repository.ts'
 import { type CreateOrderFields, inFieldOrder, orderListQuery, type ParsedOrderFields, parseOrderFields } from './orders.schemas.ts'
 
 export const ORDERS_READ = 'orders:read'
@@ -22,66 +22,83 @@ export interface CreatedOrder {
   created: boolean
 }
 
+/** What a valid new order is, before its matching pass. */
+interface CheckedOrder {
+  principal: Principal
+  parsed: ParsedOrderFields
+  fields: CreateOrderFields
+  market: MarketRules
+}
+
 /**
- * Places an order. `readBody` is called after the caller is authorised, so a bad token or a
- * missing scope is reported before anything about the body.
- *
- * A valid order is checked against the cached market rules and inserted in a shared statement
- * that re-checks those rules in SQL; anything else (invalid input, rules changed since cached, a
- * reused `client_order_id`) takes the one-order path, which reads the symbol afresh.
+ * Everything placing an order checks before it is matched, in order: the caller's scope (before the
+ * body is read), the body, the symbol's rules (as cached, then read afresh when they refuse it, so
+ * a rule changed a moment ago is not held against the order), and a reused `client_order_id`.
+ * Returns the order to place, or the order a retried submission names.
  */
-export async function createOrder(ctx: RequestContext, readBody: () => unknown): Promise<CreatedOrder> {
+async function checkOrder(ctx: RequestContext, readBody: () => unknown): Promise<CheckedOrder | { existing: CreatedOrder }> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
   const parsed = parseOrderFields(await readBody())
   const { fields } = parsed
-  const market = fields.symbol !== undefined ? (await ctx.services.symbolsCache.markets()).get(fields.symbol) : undefined
-  if (!market || parsed.issues.length > 0 || marketRuleIssues(parsed, market).length > 0) return createOrderAlone(ctx, principal, parsed)
-
-  const order = newOrder(principal, fields as CreateOrderFields, market)
-  const outcome = await ctx.services.orderWrites.insert({ order, rules: market })
-  if (outcome.kind === 'inserted') return { order: outcome.row, created: true }
-  if (outcome.kind === 'duplicate') return replay(outcome.existing, fields)
-  const existing = order.client_order_id ? await findOrderByClientOrderId(ctx.services.db, principal.tenantId, order.client_order_id) : undefined
-  if (existing) return replay(existing, fields)
-  return createOrderAlone(ctx, principal, parsed)
+  const cached = fields.symbol !== undefined ? (await ctx.services.symbolsCache.markets()).get(fields.symbol) : undefined
+  let market = cached
+  let issues = [...parsed.issues, ...marketRuleIssues(parsed, cached)]
+  if (issues.length > 0 && fields.symbol !== undefined) {
+    market = await findSymbolByName(ctx.services.db, fields.symbol)
+    issues = [...parsed.issues, ...marketRuleIssues(parsed, market)]
+  }
+  if (issues.length > 0) return { existing: await replayOrRefuse(ctx, principal, fields, issues) }
+  return { principal, parsed, fields: fields as CreateOrderFields, market: market! }
 }
 
-/** One order on its own: the symbol read afresh, every rule checked, its own insert. */
-async function createOrderAlone(ctx: RequestContext, principal: Principal, parsed: ParsedOrderFields): Promise<CreatedOrder> {
-  const { fields } = parsed
-  const market = fields.symbol !== undefined ? await findSymbolByName(ctx.services.db, fields.symbol) : undefined
-  const issues = [...parsed.issues, ...marketRuleIssues(parsed, market)]
+/** A retry must get the original answer even if the market's rules changed since; anything else is refused. */
+async function replayOrRefuse(ctx: RequestContext, principal: Principal, fields: Partial<CreateOrderFields>, issues: ValidationIssue[]): Promise<CreatedOrder> {
   const clientOrderId = fields.client_order_id ?? null
-
-  if (issues.length > 0) {
-    // A retry must get the original answer even if the market's rules changed since.
-    const existing = clientOrderId ? await findOrderByClientOrderId(ctx.services.db, principal.tenantId, clientOrderId) : undefined
-    if (existing) return replay(existing, fields)
-    throw validationError(inFieldOrder(issues))
-  }
-
-  const row = await insertOrder(ctx.services.db, { ...newOrder(principal, fields as CreateOrderFields, market!), meta_data: null, filled_quantity: '0' })
-  if (row) return { order: row, created: true }
-
-  const existing = await findOrderByClientOrderId(ctx.services.db, principal.tenantId, clientOrderId!)
-  if (!existing) throw new Error('order insert conflicted, yet no order holds its client_order_id')
-  return replay(existing, fields)
+  const existing = clientOrderId ? await findOrderByClientOrderId(ctx.services.db, principal.tenantId, clientOrderId) : undefined
+  if (existing) return replay(existing, fields)
+  throw validationError(inFieldOrder(issues))
 }
 
-function newOrder(principal: Principal, order: CreateOrderFields, market: MarketRules): RuledOrder['order'] {
-  return {
+/**
+ * Places an order and answers it after its own matching pass (docs/api.md, "Matching"): a limit
+ * order that crossed the book is `partially_filled` or `filled`, a market order `filled` or
+ * `cancelled`. `readBody` is called after the caller is authorised, so a bad token or a missing
+ * scope is reported before anything about the body.
+ */
+export async function createOrder(ctx: RequestContext, readBody: () => unknown): Promise<CreatedOrder> {
+  const checked = await checkOrder(ctx, readBody)
+  if ('existing' in checked) return checked.existing
+  const { principal, parsed, fields, market } = checked
+  const outcome = await ctx.services.matching.place({
     uid: randomUUID(),
-    user_id: principal.clientId,
-    tenant_id: principal.tenantId,
-    client_order_id: order.client_order_id ?? null,
+    userId: principal.clientId,
+    tenantId: principal.tenantId,
+    clientOrderId: fields.client_order_id ?? null,
     symbol: market.symbol,
-    side: order.side,
-    type: order.type,
-    quantity: order.quantity.text,
-    price: order.price?.text ?? null,
-    // No matching engine yet: limit orders rest, market orders are immediate-or-cancel.
-    status: order.type === 'limit' ? 'open' : 'cancelled',
-  }
+    side: fields.side,
+    type: fields.type,
+    quantity: fields.quantity,
+    price: fields.price ?? null,
+    parsed,
+  })
+  if (outcome.kind === 'placed') return { order: outcome.order, created: true }
+  if (outcome.kind === 'existing') return replay(outcome.order, fields)
+  return replayOrRefuse(ctx, principal, fields, outcome.issues)
+}
+
+/**
+ * A dry run of `createOrder`: answers exactly what placing the order would answer for a refused
+ * order (401, 403, 409, 422 with the same body), or `{ valid: true }`. Nothing is stored, matched or
+ * counted as an order; a resubmission of an existing identical order is valid (placing it would
+ * answer that order).
+ */
+export async function validateOrder(ctx: RequestContext, readBody: () => unknown): Promise<{ valid: true }> {
+  const checked = await checkOrder(ctx, readBody)
+  if ('existing' in checked) return { valid: true }
+  const clientOrderId = checked.fields.client_order_id ?? null
+  const existing = clientOrderId ? await findOrderByClientOrderId(ctx.services.db, checked.principal.tenantId, clientOrderId) : undefined
+  if (existing) replay(existing, checked.fields)
+  return { valid: true }
 }
 
 /** The same request again answers the existing order; another request under its id is a conflict. */
@@ -123,18 +140,21 @@ export async function getOrder(ctx: RequestContext, uid: string): Promise<OrderR
 }
 
 /**
- * Cancels an open or partially filled order of the caller's tenant. Admins read across tenants
- * but do not trade for them, so another tenant's order is 403 for everyone.
+ * Cancels what is left of an open or partially filled order of the caller's tenant
+ * (`cancel_reason: "user"`), through its symbol's matching pass so the book and the order change
+ * together. Admins read across tenants but do not trade for them, so another tenant's order is 403
+ * for everyone; a filled or cancelled order is 409.
  */
 export async function cancelOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
-  if (UUID.test(uid)) {
-    const cancelled = await cancelOpenOrder(ctx.services.db, uid, principal.tenantId)
-    if (cancelled) return cancelled
-  }
   const row = await existingOrder(ctx, uid)
   assertOwnTenant(principal, row.tenant_id)
-  throw conflict(`Order ${echoed(uid)} is ${row.status}; only open or partially filled orders can be cancelled`)
+  if (CANCELLABLE_STATUSES.includes(row.status)) {
+    const outcome = await ctx.services.matching.cancel(row.symbol, row.uid)
+    if (outcome.kind === 'cancelled') return outcome.order
+  }
+  const now = (await findOrder(ctx.services.db, row.uid)) ?? row
+  throw conflict(`Order ${echoed(uid)} is ${now.status}; only open or partially filled orders can be cancelled`)
 }
 
 /** A uid that is not a UUID names no order: 404, never a database type error. */

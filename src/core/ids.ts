@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto'
+
+let lastMs = 0
+let counter = 0
+
+/**
+ * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then a 12-bit counter that keeps ids made in
+ * one millisecond in the order they were made, then random bits. Ids of this process sort in the
+ * order they were made, so records written together with one timestamp (the fills of one
+ * matching pass) still list in execution order after their `created_at`.
+ */
+export function uuidv7(): string {
+  let ms = Date.now()
+  if (ms <= lastMs) {
+    ms = lastMs
+    if (++counter > 0xfff) {
+      // 4096 ids in one millisecond: borrow the next one rather than break the order.
+      ms = ++lastMs
+      counter = 0
+    }
+  } else {
+    lastMs = ms
+    counter = 0
+  }
+  const bytes = randomBytes(16)
+  bytes.writeUIntBE(ms, 0, 6)
+  bytes[6] = 0x70 | (counter >> 8)
+  bytes[7] = counter & 0xff
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f)
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}

@@ -1,0 +1,73 @@
+import type { RequestContext } from '../../../core/context.ts'
+import type { Page } from '../../../core/lists.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
+import { listQueryFromArgs } from '../../../graphql/args.ts'
+import { builder } from '../../../graphql/builder.ts'
+import { Order, OrderSideType } from '../orders/orders.graphql.ts'
+import { type FillRow, findFillsOfOrders } from './fills.repository.ts'
+import { FILL_ROLES } from './fills.schemas.ts'
+import { listFills } from './fills.ts'
+
+const FillRole = builder.enumType('FillRole', { values: FILL_ROLES, description: 'maker: the order rested in the book; taker: it arrived and traded.' })
+
+const Fill = builder.objectRef<FillRow>('Fill').implement({
+  description: 'One side of a trade, as the tenant of its order sees it.',
+  fields: (t) => ({
+    uid: t.exposeID('uid'),
+    createdAt: t.field({ type: 'DateTime', resolve: (f) => formatTimestamp(f.created_at) }),
+    orderUid: t.exposeID('order_uid'),
+    tradeUid: t.exposeID('trade_uid'),
+    symbol: t.exposeString('symbol'),
+    side: t.expose('side', { type: OrderSideType }),
+    role: t.expose('role', { type: FillRole }),
+    price: t.expose('price', { type: 'Decimal', description: "The maker's price." }),
+    quantity: t.expose('quantity', { type: 'Decimal' }),
+  }),
+})
+
+builder.objectField(Order, 'fills', (t) =>
+  t.loadableList({
+    type: Fill,
+    description: "The order's fills, oldest first; their quantities add up to filledQuantity.",
+    // Every order of a response in one query.
+    load: async (orderUids: string[], ctx: RequestContext) => {
+      const rows = await findFillsOfOrders(ctx.services.db, orderUids)
+      return orderUids.map((uid) => rows.filter((row) => row.order_uid === uid))
+    },
+    resolve: (order) => order.uid,
+  }),
+)
+
+const FillPage = builder.objectRef<Page<FillRow>>('FillPage').implement({
+  fields: (t) => ({
+    items: t.field({ type: [Fill], resolve: (page) => page.rows }),
+    total: t.exposeInt('total', { description: 'All fills matching the filter, not only this page.' }),
+    offset: t.exposeInt('offset'),
+    limit: t.exposeInt('limit'),
+  }),
+})
+
+const FillFilter = builder.inputType('FillFilter', {
+  fields: (t) => ({
+    symbol: t.string(),
+    side: t.field({ type: OrderSideType }),
+    orderUid: t.id(),
+    tenantId: t.id({ description: "Another tenant's id is allowed for admins only." }),
+    createdAtFrom: t.field({ type: 'DateTime' }),
+    createdAtTo: t.field({ type: 'DateTime' }),
+  }),
+})
+
+builder.queryField('fills', (t) =>
+  t.field({
+    type: FillPage,
+    description: "Requires orders:read. The caller's tenant's fills (admins: every tenant). Same rules as GET /api/exchange/v1/fills.",
+    args: {
+      filter: t.arg({ type: FillFilter }),
+      offset: t.arg.int(),
+      limit: t.arg.int(),
+      orderBy: t.arg.string({ description: 'A field in snake_case as in REST, `-` prefix for descending.' }),
+    },
+    resolve: (_root, args, ctx) => listFills(ctx, listQueryFromArgs(args)),
+  }),
+)

@@ -1,0 +1,41 @@
+import { makeHeads } from '../../../core/lists.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
+import type { Route } from '../../../http/router.ts'
+import type { TradeRow } from './market.repository.ts'
+import { TRADE_FIELDS } from './market.schemas.ts'
+import { getOrderBook, getTrades } from './market.ts'
+
+const SYMBOL = '/api/exchange/v1/symbols/:symbol'
+const tradeHeads = makeHeads(TRADE_FIELDS)
+
+/** A public trade as REST renders it. */
+export function tradeRecord(row: TradeRow) {
+  return {
+    uid: row.uid,
+    symbol: row.symbol,
+    price: row.price,
+    quantity: row.quantity,
+    taker_side: row.taker_side,
+    created_at: formatTimestamp(row.created_at),
+    sequence: row.sequence,
+  }
+}
+
+export const marketRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: `${SYMBOL}/book`,
+    handler: async ({ ctx, params, query }) => {
+      const { symbol, sequence, bids, asks } = await getOrderBook(ctx, params.symbol!, query)
+      return { body: { symbol, sequence, bids, asks } }
+    },
+  },
+  {
+    method: 'GET',
+    path: `${SYMBOL}/trades`,
+    handler: async ({ ctx, params, query }) => {
+      const { rows, total, limit } = await getTrades(ctx, params.symbol!, query)
+      return { body: { heads: tradeHeads, items: rows.map(tradeRecord), total, offset: 0, limit } }
+    },
+  },
+]

@@ -1,0 +1,232 @@
+import { sql } from 'kysely'
+
+import { type Db, executePrepared } from '../../../db/database.ts'
+import type { OrderRow } from '../orders/orders.repository.ts'
+
+const ORDER_COLUMN_NAMES = [
+  'uid',
+  'created_at',
+  'updated_at',
+  'is_deleted',
+  'meta_data',
+  'user_id',
+  'tenant_id',
+  'client_order_id',
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'price',
+  'status',
+  'filled_quantity',
+  'average_price',
+  'cancel_reason',
+  'filled_notional',
+  'seq',
+]
+const ORDER_COLUMNS = sql.raw(ORDER_COLUMN_NAMES.join(', '))
+const ORDER_COLUMNS_OF_O = sql.raw(ORDER_COLUMN_NAMES.map((name) => `o.${name}`).join(', '))
+
+/** A symbol's book row, locked, with the symbol's trading rules as they stand now. */
+export interface LockedBook {
+  epoch: number
+  last_order_seq: number
+  market_sequence: number
+  trade_count: number
+  symbol: string
+  is_active: boolean
+  price_precision: number
+  quantity_precision: number
+  min_order_quantity: string
+  tick_size: string
+  daily_fluctuation_price_limit_percent: string
+  reference_price: string | null
+}
+
+/**
+ * Locks the symbol's book row until the transaction ends: whoever holds it is the one matcher of
+ * the symbol, on every process. Undefined when the symbol does not exist (or was deleted). The row is made the first
+ * time a symbol is matched (symbols added after migration 2026-12-02 have none yet).
+ */
+export async function lockBook(db: Db, symbol: string): Promise<LockedBook | undefined> {
+  const lock = () =>
+    executePrepared(
+      db,
+      'lock_book',
+      sql<LockedBook>`
+      select b.epoch, b.last_order_seq, b.market_sequence, b.trade_count, s.symbol, s.is_active, s.price_precision,
+        s.quantity_precision, s.min_order_quantity, s.tick_size, s.daily_fluctuation_price_limit_percent, s.reference_price
+      from symbol_books b join symbols s on s.symbol = b.symbol and not s.is_deleted
+      where b.symbol = ${symbol}
+      for update of b`,
+    )
+  const { rows } = await lock()
+  if (rows[0]) return rows[0]
+  await sql`insert into symbol_books (symbol) select symbol from symbols where symbol = ${symbol} on conflict (symbol) do nothing`.execute(db)
+  return (await lock()).rows[0]
+}
+
+/** A resting order as the book is rebuilt from it. */
+export interface RestingRow {
+  uid: string
+  tenant_id: string
+  side: 'buy' | 'sell'
+  price: string
+  quantity: string
+  filled_quantity: string
+  filled_notional: string
+  seq: number
+}
+
+/** The symbol's open and partially filled orders, in acceptance order. */
+export async function loadRestingOrders(db: Db, symbol: string): Promise<RestingRow[]> {
+  const { rows } = await sql<RestingRow>`
+    select uid, tenant_id, side, price, quantity, filled_quantity, filled_notional, seq
+    from orders
+    where symbol = ${symbol} and status in ('open', 'partially_filled')
+    order by seq`.execute(db)
+  return rows
+}
+
+/** Orders already holding one of these (tenant, client_order_id) pairs. */
+export async function findByClientOrderIds(db: Db, keys: readonly { tenantId: string; clientOrderId: string }[]): Promise<OrderRow[]> {
+  if (keys.length === 0) return []
+  const { rows } = await sql<OrderRow>`
+    select ${ORDER_COLUMNS} from orders
+    where (tenant_id, client_order_id) in (
+      select * from unnest(${keys.map((k) => k.tenantId)}::uuid[], ${keys.map((k) => k.clientOrderId)}::text[])
+    )`.execute(db)
+  return rows
+}
+
+/** A new order as a match leaves it. */
+export interface PlacedOrder {
+  uid: string
+  user_id: string
+  tenant_id: string
+  client_order_id: string | null
+  side: 'buy' | 'sell'
+  type: 'limit' | 'market'
+  quantity: string
+  price: string | null
+  status: OrderRow['status']
+  filled_quantity: string
+  filled_notional: string
+  average_price: string | null
+  cancel_reason: OrderRow['cancel_reason']
+  seq: number
+}
+
+/** An order already stored, as the match leaves it. */
+export interface ChangedOrder {
+  uid: string
+  status: OrderRow['status']
+  filled_quantity: string
+  filled_notional: string
+  average_price: string | null
+  cancel_reason: OrderRow['cancel_reason']
+}
+
+export interface TradeWrite {
+  uid: string
+  price: string
+  quantity: string
+  taker_side: 'buy' | 'sell'
+  sequence: number
+  maker_order_uid: string
+  taker_order_uid: string
+}
+
+export interface FillWrite {
+  uid: string
+  order_uid: string
+  trade_uid: string
+  tenant_id: string
+  side: 'buy' | 'sell'
+  role: 'maker' | 'taker'
+  price: string
+  quantity: string
+}
+
+export interface MatchWrite {
+  symbol: string
+  placed: PlacedOrder[]
+  changed: ChangedOrder[]
+  trades: TradeWrite[]
+  fills: FillWrite[]
+  lastOrderSeq: number
+  marketSequence: number
+}
+
+const column = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((row) => row[key])
+
+/**
+ * Everything one matching pass changed, in ONE statement: the new orders, the stored orders it
+ * filled or cancelled, trades, fills, and the book row (epoch bumped, sequences advanced). On the
+ * first trade of a UTC day the symbol's reference price becomes the last trade price before it:
+ * the previous day's close. Answers every order the pass inserted or changed. Trades and fills may
+ * refer to orders the same statement inserts: foreign keys are checked at the statement's end.
+ */
+export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]> {
+  const { placed, changed, trades, fills } = write
+  const lastTrade = trades.at(-1)
+  const { rows } = await executePrepared(
+    db,
+    'write_match',
+    sql<OrderRow>`
+    with placed as (
+      insert into orders (uid, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status,
+        filled_quantity, filled_notional, average_price, cancel_reason, seq)
+      select p.uid, p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side, p.type, p.quantity, p.price, p.status,
+        p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq
+      from unnest(${column(placed, 'uid')}::uuid[], ${column(placed, 'user_id')}::text[], ${column(placed, 'tenant_id')}::uuid[],
+        ${column(placed, 'client_order_id')}::text[], ${column(placed, 'side')}::text[], ${column(placed, 'type')}::text[],
+        ${column(placed, 'quantity')}::numeric[], ${column(placed, 'price')}::numeric[], ${column(placed, 'status')}::text[],
+        ${column(placed, 'filled_quantity')}::numeric[], ${column(placed, 'filled_notional')}::numeric[],
+        ${column(placed, 'average_price')}::numeric[], ${column(placed, 'cancel_reason')}::text[], ${column(placed, 'seq')}::int8[])
+        with ordinality as p(uid, user_id, tenant_id, client_order_id, side, type, quantity, price, status, filled_quantity,
+          filled_notional, average_price, cancel_reason, seq, position)
+      order by p.position
+      returning ${ORDER_COLUMNS}
+    ), changed as (
+      update orders o set status = c.status, filled_quantity = c.filled_quantity, filled_notional = c.filled_notional,
+        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = timezone('utc', now())
+      from unnest(${column(changed, 'uid')}::uuid[], ${column(changed, 'status')}::text[], ${column(changed, 'filled_quantity')}::numeric[],
+        ${column(changed, 'filled_notional')}::numeric[], ${column(changed, 'average_price')}::numeric[], ${column(changed, 'cancel_reason')}::text[])
+        as c(uid, status, filled_quantity, filled_notional, average_price, cancel_reason)
+      where o.uid = c.uid
+      returning ${ORDER_COLUMNS_OF_O}
+    ), traded as (
+      insert into trades (uid, symbol, price, quantity, taker_side, sequence, maker_order_uid, taker_order_uid)
+      select t.uid, ${write.symbol}, t.price, t.quantity, t.taker_side, t.sequence, t.maker_order_uid, t.taker_order_uid
+      from unnest(${column(trades, 'uid')}::uuid[], ${column(trades, 'price')}::numeric[], ${column(trades, 'quantity')}::numeric[],
+        ${column(trades, 'taker_side')}::text[], ${column(trades, 'sequence')}::int8[], ${column(trades, 'maker_order_uid')}::uuid[],
+        ${column(trades, 'taker_order_uid')}::uuid[]) as t(uid, price, quantity, taker_side, sequence, maker_order_uid, taker_order_uid)
+      returning uid
+    ), filled as (
+      insert into fills (uid, order_uid, trade_uid, tenant_id, symbol, side, role, price, quantity)
+      select f.uid, f.order_uid, f.trade_uid, f.tenant_id, ${write.symbol}, f.side, f.role, f.price, f.quantity
+      from unnest(${column(fills, 'uid')}::uuid[], ${column(fills, 'order_uid')}::uuid[], ${column(fills, 'trade_uid')}::uuid[],
+        ${column(fills, 'tenant_id')}::uuid[], ${column(fills, 'side')}::text[], ${column(fills, 'role')}::text[],
+        ${column(fills, 'price')}::numeric[], ${column(fills, 'quantity')}::numeric[])
+        as f(uid, order_uid, trade_uid, tenant_id, side, role, price, quantity)
+      returning uid
+    ), closed as (
+      update symbols s set reference_price = b.last_price, updated_at = timezone('utc', now())
+      from symbol_books b
+      where ${lastTrade !== undefined} and s.symbol = ${write.symbol} and b.symbol = s.symbol and b.last_price is not null
+        and b.last_trade_at < date_trunc('day', timezone('utc', now()))
+      returning s.symbol
+    ), book as (
+      update symbol_books set epoch = epoch + 1, last_order_seq = ${write.lastOrderSeq}, market_sequence = ${write.marketSequence},
+        trade_count = trade_count + ${trades.length},
+        last_price = coalesce(${lastTrade?.price ?? null}::numeric, last_price),
+        last_trade_at = case when ${lastTrade !== undefined} then timezone('utc', now()) else last_trade_at end
+      where symbol = ${write.symbol}
+      returning epoch
+    )
+    select * from placed
+    union all select * from changed`,
+  )
+  return rows
+}

@@ -1,0 +1,139 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { onPostgres } from './helpers/database.ts'
+import { createMarket } from './helpers/markets.ts'
+import { type ServerProcess, startServerProcess } from './helpers/process.ts'
+import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
+
+/**
+ * Two server processes on one PostgreSQL database take crossing orders of one symbol at once:
+ * whichever process takes an order, one process at a time matches the symbol, and afterwards every
+ * invariant holds over what is stored. PGlite serves one process, so this needs PostgreSQL.
+ */
+describe.skipIf(!onPostgres)('matching through two processes on one PostgreSQL database', () => {
+  let a: TestServer
+  let b: ServerProcess
+  let clients: TestClient[]
+
+  beforeAll(async () => {
+    a = await startTestServer()
+    await seedDemoMarket(a.services.db)
+    b = await startServerProcess({ DATABASE_URL: a.database.databaseUrl!, DATA_DIR: a.database.dataDir, PUBLIC_BASE_URL: TEST_BASE_URL })
+    clients = await Promise.all([createTestClient(a), createTestClient(a), createTestClient(a)])
+  }, 90_000)
+  afterAll(async () => {
+    await b?.stop()
+    await a?.close()
+  })
+
+  /** An order as stored, given what its own matching pass answered: later passes may only fill it further. */
+  function expectStoredAfter(stored: { status: string; filled_quantity: string } | undefined, answered: { status: string; filled_quantity: string }) {
+    expect(stored).toBeDefined()
+    if (answered.status === 'filled' || answered.status === 'cancelled')
+      expect(stored).toMatchObject({ status: answered.status, filled_quantity: answered.filled_quantity })
+    else {
+      expect(['open', 'partially_filled', 'filled']).toContain(stored!.status)
+      expect(Number(stored!.filled_quantity)).toBeGreaterThanOrEqual(Number(answered.filled_quantity))
+    }
+  }
+
+  const post = (base: string, client: TestClient, body: unknown) =>
+    fetch(`${base}/api/exchange/v1/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${client.token}` },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }))
+
+  it('keeps every invariant for hundreds of crossing orders placed at once on both processes', { timeout: 120_000 }, async () => {
+    const symbol = await createMarket(a.services.db, { price_precision: 1, quantity_precision: 1, min_order_quantity: '0.1', tick_size: '0.1' })
+    let n = 0
+    const bodies = Array.from({ length: 400 }, () => {
+      const i = n++
+      const side = i % 2 === 0 ? 'buy' : 'sell'
+      // Prices around 100 from both sides, so most orders cross; a few market orders.
+      const price = (side === 'buy' ? 1000 + (i % 7) : 1003 - (i % 7)) / 10
+      return i % 23 === 0
+        ? { client: clients[i % 3]!, body: { symbol, side, type: 'market', quantity: ((i % 9) + 1) / 10 + '' } }
+        : {
+            client: clients[i % 3]!,
+            body: { symbol, side, type: 'limit', quantity: ((i % 13) + 1) / 10 + '', price: price.toFixed(1), client_order_id: `c-${i}` },
+          }
+    })
+    const responses = await Promise.all(bodies.map(({ client, body }, i) => post(i % 2 === 0 ? a.url : b.url, client, body)))
+    expect(responses.map((r) => r.status)).toEqual(responses.map(() => 201))
+
+    const db = a.services.db
+    const orders = await db.selectFrom('orders').selectAll().where('symbol', '=', symbol).execute()
+    const fills = await db.selectFrom('fills').selectAll().where('symbol', '=', symbol).execute()
+    const trades = await db.selectFrom('trades').selectAll().where('symbol', '=', symbol).orderBy('sequence').execute()
+    expect(orders).toHaveLength(400)
+    expect(trades.length).toBeGreaterThan(50)
+    const byUid = new Map(orders.map((o) => [o.uid, o]))
+    const tenths = (value: string) => Math.round(Number(value) * 10)
+
+    // Every answer is the order as its own pass left it: final states as stored, resting ones at most as filled.
+    for (const res of responses) expectStoredAfter(byUid.get(res.body.uid), res.body)
+    // filled_quantity = Σ its fills ≤ quantity; filled exactly when equal.
+    for (const order of orders) {
+      const sum = fills.filter((f) => f.order_uid === order.uid).reduce((s, f) => s + tenths(f.quantity), 0)
+      expect(tenths(order.filled_quantity)).toBe(sum)
+      expect(sum).toBeLessThanOrEqual(tenths(order.quantity))
+      expect(order.status === 'filled').toBe(sum === tenths(order.quantity))
+    }
+    // Buy-side fills equal sell-side fills; each trade at its maker's price, within the taker's limit, across tenants.
+    const side = (s: 'buy' | 'sell') => fills.filter((f) => f.side === s).reduce((sum, f) => sum + tenths(f.quantity), 0)
+    expect(side('buy')).toBe(side('sell'))
+    for (const trade of trades) {
+      const maker = byUid.get(trade.maker_order_uid)!
+      const taker = byUid.get(trade.taker_order_uid)!
+      expect(maker.tenant_id).not.toBe(taker.tenant_id)
+      expect(tenths(trade.price)).toBe(tenths(maker.price!))
+      if (taker.price !== null)
+        expect(taker.side === 'buy' ? tenths(trade.price) <= tenths(taker.price) : tenths(trade.price) >= tenths(taker.price)).toBe(true)
+      expect(maker.seq).toBeLessThan(taker.seq)
+    }
+    // Market sequences are gapless per symbol, trade sequences increase in acceptance order of takers.
+    const takerSeqs = trades.map((t) => byUid.get(t.taker_order_uid)!.seq)
+    expect(takerSeqs).toEqual([...takerSeqs].sort((x, y) => x - y))
+    // The resting book never crosses: an order that would cross either trades or, meeting its own
+    // tenant's order first, is cancelled.
+    const resting = orders.filter((o) => o.status === 'open' || o.status === 'partially_filled')
+    const bestBid = Math.max(...resting.filter((o) => o.side === 'buy').map((o) => tenths(o.price!)))
+    const bestAsk = Math.min(...resting.filter((o) => o.side === 'sell').map((o) => tenths(o.price!)))
+    expect(bestBid).toBeLessThan(bestAsk)
+    const book = await db.selectFrom('symbol_books').selectAll().where('symbol', '=', symbol).executeTakeFirstOrThrow()
+    expect(book.trade_count).toBe(trades.length)
+    expect(Math.max(...orders.map((o) => o.seq))).toBe(book.last_order_seq)
+    expect(new Set(orders.map((o) => o.seq)).size).toBe(400)
+  })
+
+  it('has every order answered 201 stored and matched, even when the process that took it dies right after', { timeout: 120_000 }, async () => {
+    const symbol = await createMarket(a.services.db)
+    const victim = await startServerProcess({ DATABASE_URL: a.database.databaseUrl!, DATA_DIR: a.database.dataDir, PUBLIC_BASE_URL: TEST_BASE_URL })
+    const answered: any[] = []
+    const sends = Array.from({ length: 60 }, (_, i) =>
+      post(victim.url, clients[i % 2]!, { symbol, side: i % 2 === 0 ? 'buy' : 'sell', type: 'limit', quantity: '1', price: '10.00' })
+        .then((res) => {
+          if (res.status === 201) answered.push(res.body)
+        })
+        .catch(() => {}),
+    )
+    // Killed while orders are in flight: no chance to finish anything.
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await victim.stop('SIGKILL')
+    await Promise.all(sends)
+    expect(answered.length).toBeGreaterThan(0)
+    for (const order of answered) expectStoredAfter(await a.services.db.selectFrom('orders').selectAll().where('uid', '=', order.uid).executeTakeFirst(), order)
+    // The survivor matches the symbol at once: the dead process held no lock.
+    const res = await post(a.url, clients[2]!, { symbol, side: 'buy', type: 'limit', quantity: '1', price: '10.00' })
+    expect(res.status).toBe(201)
+    const crossing = await sql<{ n: number }>`
+      select count(*)::int as n from orders b join orders s on s.symbol = b.symbol and s.side = 'sell' and b.side = 'buy'
+      where b.symbol = ${symbol} and b.status in ('open', 'partially_filled') and s.status in ('open', 'partially_filled')
+        and b.price >= s.price and b.tenant_id <> s.tenant_id`.execute(a.services.db)
+    expect(crossing.rows[0]!.n).toBe(0)
+  })
+})

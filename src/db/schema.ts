@@ -22,6 +22,9 @@ export interface Database {
   symbol_books: SymbolBookTable
   trades: TradeTable
   fills: FillTable
+  tenant_events: TenantEventTable
+  tenant_event_counters: TenantEventCounterTable
+  market_events: MarketEventTable
   users: UserTable
 }
 
@@ -199,4 +202,29 @@ export interface FillTable {
   role: 'maker' | 'taker'
   price: Decimal
   quantity: Decimal
+}
+
+/** A tenant's stream: every change of its orders, numbered without gaps (migration 2026-12-03). */
+export interface TenantEventTable {
+  tenant_id: string
+  sequence: number
+  type: 'order.created' | 'order.updated' | 'fill'
+  created_at: string
+  /** The event's JSON body exactly as delivered. */
+  payload: string
+}
+
+export interface TenantEventCounterTable {
+  tenant_id: string
+  last_sequence: number
+}
+
+/** A symbol's stream: trades and book level changes, numbered by `symbol_books.market_sequence`. */
+export interface MarketEventTable {
+  symbol: string
+  sequence: number
+  type: 'trade' | 'book'
+  created_at: string
+  /** The event's JSON body exactly as delivered. */
+  payload: string
 }

@@ -1,25 +1,11 @@
 import { makeHeads } from '../../../core/lists.ts'
-import { formatTimestamp } from '../../../core/timestamps.ts'
 import type { Route } from '../../../http/router.ts'
-import type { TradeRow } from './market.repository.ts'
 import { TRADE_FIELDS } from './market.schemas.ts'
 import { getOrderBook, getTrades } from './market.ts'
+import { tradeRecord } from './trade-records.ts'
 
 const SYMBOL = '/api/exchange/v1/symbols/:symbol'
 const tradeHeads = makeHeads(TRADE_FIELDS)
-
-/** A public trade as REST renders it. */
-export function tradeRecord(row: TradeRow) {
-  return {
-    uid: row.uid,
-    symbol: row.symbol,
-    price: row.price,
-    quantity: row.quantity,
-    taker_side: row.taker_side,
-    created_at: formatTimestamp(row.created_at),
-    sequence: row.sequence,
-  }
-}
 
 export const marketRoutes: Route[] = [
   {

@@ -1,7 +1,11 @@
 import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, formatDecimalAtLeast, multiply, subtract } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
 import type { Db } from '../../../db/database.ts'
+import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
+import { tradeRecord } from '../market/trade-records.ts'
+import { orderRecord } from '../orders/order-records.ts'
 import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
@@ -12,11 +16,14 @@ import {
   loadRestingOrders,
   lockBook,
   type LockedBook,
+  type MarketEventWrite,
+  type MatchWrite,
   type PlacedOrder,
+  type TenantEventWrite,
   type TradeWrite,
   writeMatch,
 } from './matching.repository.ts'
-import { averagePrice, OrderBook } from './order-book.ts'
+import { averagePrice, type Fill, type LevelChange, OrderBook } from './order-book.ts'
 
 /** A new order, validated against the market rules as the caller last knew them. */
 export interface PlaceRequest {
@@ -47,9 +54,9 @@ type Command =
   | { kind: 'place'; request: PlaceRequest; resolve: (outcome: PlaceOutcome) => void; reject: (error: unknown) => void }
   | { kind: 'cancel'; uid: string; resolve: (outcome: CancelOutcome) => void; reject: (error: unknown) => void }
 
-/** A resting order's totals so far, which its next fill adds to. */
-interface OrderTotals {
-  quantity: DecimalValue
+/** An order of the book: its row as stored (what its events carry) and its totals, which its next fill adds to. */
+interface OrderState {
+  row: OrderRow
   filled: DecimalValue
   notional: DecimalValue
 }
@@ -58,7 +65,7 @@ interface OrderTotals {
 interface CachedBook {
   epoch: number
   book: OrderBook
-  totals: Map<string, OrderTotals>
+  orders: Map<string, OrderState>
 }
 
 export interface MatchingOptions {
@@ -230,21 +237,20 @@ class SymbolQueue {
 
   async #load(db: Db, epoch: number): Promise<CachedBook> {
     const book = new OrderBook()
-    const totals = new Map<string, OrderTotals>()
+    const orders = new Map<string, OrderState>()
     for (const row of await loadRestingOrders(db, this.symbol)) {
-      const quantity = decimalFromStore(row.quantity)
       const filled = decimalFromStore(row.filled_quantity)
       book.add({
         uid: row.uid,
         tenantId: row.tenant_id,
         side: row.side,
-        price: decimalFromStore(row.price),
-        remaining: subtract(quantity, filled),
+        price: decimalFromStore(row.price!),
+        remaining: subtract(decimalFromStore(row.quantity), filled),
         seq: BigInt(row.seq),
       })
-      totals.set(row.uid, { quantity, filled, notional: decimalFromStore(row.filled_notional) })
+      orders.set(row.uid, { row, filled, notional: decimalFromStore(row.filled_notional) })
     }
-    return { epoch, book, totals }
+    return { epoch, book, orders }
   }
 }
 
@@ -298,12 +304,17 @@ class Pass {
   readonly #quantityPlaces: number
   #orderSeq: number
   #marketSequence: number
-  readonly #placed: PlacedOrder[] = []
+  readonly #placed = new Map<string, PlacedOrder>()
   readonly #changed = new Map<string, ChangedOrder>()
   readonly #trades: TradeWrite[] = []
   readonly #fills: FillWrite[] = []
+  readonly #tenantEvents: TenantEventWrite[] = []
+  readonly #marketEvents: MarketEventWrite[] = []
+  /** Events of this pass per tenant so far: their ordinals. */
+  readonly #eventsPerTenant = new Map<string, number>()
   /** client_order_id → uid of an order placed earlier in this pass. */
   readonly #keys = new Map<string, string>()
+  readonly #createdAt: string
 
   constructor(
     readonly locked: LockedBook,
@@ -314,19 +325,24 @@ class Pass {
     this.#quantityPlaces = Math.max(0, locked.quantity_precision)
     this.#orderSeq = locked.last_order_seq
     this.#marketSequence = locked.market_sequence
+    this.#createdAt = formatTimestamp(locked.now)
   }
 
   hasWrites(): boolean {
-    return this.#placed.length > 0 || this.#changed.size > 0
+    return this.#placed.size > 0 || this.#changed.size > 0
   }
 
-  write() {
+  write(): MatchWrite {
     return {
+      now: this.locked.now,
+      expectedEpoch: this.locked.epoch,
       symbol: this.locked.symbol,
-      placed: this.#placed,
+      placed: [...this.#placed.values()],
       changed: [...this.#changed.values()],
       trades: this.#trades,
       fills: this.#fills,
+      tenantEvents: this.#tenantEvents,
+      marketEvents: this.#marketEvents,
       lastOrderSeq: this.#orderSeq,
       marketSequence: this.#marketSequence,
     }
@@ -344,112 +360,185 @@ class Pass {
     if (issues.length > 0) return { kind: 'refused', issues }
     if (request.clientOrderId !== null) this.#keys.set(keyOf(request.tenantId, request.clientOrderId), request.uid)
 
-    const { book, totals } = this.cache
-    const quantity = request.quantity.value
+    const { book, orders } = this.cache
+    const seq = ++this.#orderSeq
+    const own: OrderState = {
+      row: {
+        uid: request.uid,
+        created_at: this.locked.now,
+        updated_at: this.locked.now,
+        is_deleted: false,
+        meta_data: null,
+        user_id: request.userId,
+        tenant_id: request.tenantId,
+        client_order_id: request.clientOrderId,
+        symbol: this.locked.symbol,
+        side: request.side,
+        type: request.type,
+        quantity: request.quantity.text,
+        price: request.price?.text ?? null,
+        status: 'open',
+        filled_quantity: '0',
+        average_price: null,
+        cancel_reason: null,
+        filled_notional: '0',
+        seq,
+      },
+      filled: ZERO,
+      notional: ZERO,
+    }
+    this.#placed.set(request.uid, placedOf(own.row))
+    this.#tenantEvent(own.row, 'order.created', null)
     const result = book.match({
       uid: request.uid,
       tenantId: request.tenantId,
       side: request.side,
       type: request.type,
       price: request.price?.value ?? null,
-      quantity,
-      seq: BigInt(++this.#orderSeq),
+      quantity: request.quantity.value,
+      seq: BigInt(seq),
     })
-    let filled = ZERO
-    let notional = ZERO
     const makerSide: OrderSide = request.side === 'buy' ? 'sell' : 'buy'
     for (const fill of result.fills) {
       // Time-ordered ids: a pass's trades and fills share one timestamp and list in execution order.
       const tradeUid = uuidv7()
       const price = formatDecimalAtLeast(fill.price, this.#pricePlaces)
-      const amount = formatDecimalAtLeast(fill.quantity, this.#quantityPlaces)
-      const value = multiply(fill.price, fill.quantity)
-      filled = add(filled, fill.quantity)
-      notional = add(notional, value)
-      this.#trades.push({
+      const quantity = formatDecimalAtLeast(fill.quantity, this.#quantityPlaces)
+      const trade: TradeWrite = {
         uid: tradeUid,
         price,
-        quantity: amount,
+        quantity,
         taker_side: request.side,
         sequence: ++this.#marketSequence,
         maker_order_uid: fill.makerUid,
         taker_order_uid: request.uid,
+      }
+      this.#trades.push(trade)
+      this.#marketEvent(trade.sequence, 'trade', {
+        trade: tradeRecord({ ...trade, symbol: this.locked.symbol, created_at: this.locked.now }),
       })
-      const fillOf = (order: string, tenant: string, side: OrderSide, role: 'maker' | 'taker'): FillWrite => ({
-        uid: uuidv7(),
-        order_uid: order,
-        trade_uid: tradeUid,
-        tenant_id: tenant,
-        side,
-        role,
-        price,
-        quantity: amount,
-      })
-      this.#fills.push(fillOf(fill.makerUid, fill.makerTenantId, makerSide, 'maker'), fillOf(request.uid, request.tenantId, request.side, 'taker'))
-      const maker = totals.get(fill.makerUid)
-      if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no totals`)
-      maker.filled = add(maker.filled, fill.quantity)
-      maker.notional = add(maker.notional, value)
+      const maker = orders.get(fill.makerUid)
+      if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
       const done = fill.makerRemaining.coefficient === 0n
-      this.#changed.set(fill.makerUid, this.#state(fill.makerUid, maker, done ? 'filled' : 'partially_filled', null))
-      if (done) totals.delete(fill.makerUid)
+      this.#fill(maker, fill, price, quantity, tradeUid, makerSide, 'maker', done ? 'filled' : 'partially_filled', null)
+      if (done) orders.delete(fill.makerUid)
+      const takerDone = compareDecimals(add(own.filled, fill.quantity), request.quantity.value) === 0
+      this.#fill(own, fill, price, quantity, tradeUid, request.side, 'taker', takerDone ? 'filled' : 'partially_filled', null)
     }
-    // Each changed level is a market event after the trades (docs/api.md, "Matching").
-    this.#marketSequence += result.levelChanges.length
+    for (const level of result.levelChanges) this.#bookEvent(level)
 
-    const own: OrderTotals = { quantity, filled, notional }
-    let status: OrderRow['status']
-    if (result.rested) {
-      status = filled.coefficient === 0n ? 'open' : 'partially_filled'
-      totals.set(request.uid, own)
-    } else status = compareDecimals(filled, quantity) === 0 ? 'filled' : 'cancelled'
-    const state = this.#state(request.uid, own, status, status === 'cancelled' ? result.cancelReason : null)
-    this.#placed.push({
-      uid: request.uid,
-      user_id: request.userId,
-      tenant_id: request.tenantId,
-      client_order_id: request.clientOrderId,
-      side: request.side,
-      type: request.type,
-      quantity: request.quantity.text,
-      price: request.price?.text ?? null,
-      status: state.status,
-      filled_quantity: state.filled_quantity,
-      filled_notional: state.filled_notional,
-      average_price: state.average_price,
-      cancel_reason: state.cancel_reason,
-      seq: this.#orderSeq,
-    })
+    if (result.rested) orders.set(request.uid, own)
+    else if (result.cancelReason !== null) {
+      own.row = this.#next(own, 'cancelled', result.cancelReason)
+      this.#record(own.row)
+      this.#tenantEvent(own.row, 'order.updated', null)
+    }
     return { kind: 'placed', uid: request.uid }
   }
 
   cancel(uid: string): Answer {
-    const { book, totals } = this.cache
+    const { book, orders } = this.cache
     const removed = book.cancel(uid)
     if (!removed) return { kind: 'not_open' }
-    const own = totals.get(uid)
-    if (!own) throw new Error(`order ${uid} is in the book but has no totals`)
-    totals.delete(uid)
-    this.#marketSequence++
-    const state = this.#state(uid, own, 'cancelled', 'user')
-    // Placed in this very pass: it is inserted as cancelled rather than updated after.
-    const placed = this.#placed.find((order) => order.uid === uid)
-    if (placed) Object.assign(placed, { status: state.status, cancel_reason: state.cancel_reason })
-    else this.#changed.set(uid, state)
+    const own = orders.get(uid)
+    if (!own) throw new Error(`order ${uid} is in the book but has no state`)
+    orders.delete(uid)
+    own.row = this.#next(own, 'cancelled', 'user')
+    this.#record(own.row)
+    this.#tenantEvent(own.row, 'order.updated', null)
+    this.#bookEvent(removed.levelChange)
     return { kind: 'cancelled', uid }
   }
 
-  #state(uid: string, totals: OrderTotals, status: OrderRow['status'], cancelReason: OrderRow['cancel_reason']): ChangedOrder {
-    const filled = totals.filled.coefficient === 0n
+  /** One side of a trade: the order's new totals and row, its fill, and the fill event of its tenant. */
+  #fill(
+    state: OrderState,
+    fill: Fill,
+    price: string,
+    quantity: string,
+    tradeUid: string,
+    side: OrderSide,
+    role: 'maker' | 'taker',
+    status: OrderRow['status'],
+    cancelReason: OrderRow['cancel_reason'],
+  ): void {
+    state.filled = add(state.filled, fill.quantity)
+    state.notional = add(state.notional, multiply(fill.price, fill.quantity))
+    state.row = this.#next(state, status, cancelReason)
+    this.#record(state.row)
+    const write: FillWrite = { uid: uuidv7(), order_uid: state.row.uid, trade_uid: tradeUid, tenant_id: state.row.tenant_id, side, role, price, quantity }
+    this.#fills.push(write)
+    this.#tenantEvent(state.row, 'fill', fillRecord({ ...write, symbol: this.locked.symbol, created_at: this.locked.now }))
+  }
+
+  /** The order's row after a change at this pass's time. */
+  #next(state: OrderState, status: OrderRow['status'], cancelReason: OrderRow['cancel_reason']): OrderRow {
+    const filled = state.filled.coefficient === 0n
     return {
-      uid,
+      ...state.row,
+      updated_at: this.locked.now,
       status,
-      filled_quantity: filled ? '0' : formatDecimalAtLeast(totals.filled, this.#quantityPlaces),
-      filled_notional: formatDecimal(totals.notional),
+      cancel_reason: cancelReason,
+      filled_quantity: filled ? '0' : formatDecimalAtLeast(state.filled, this.#quantityPlaces),
+      filled_notional: formatDecimal(state.notional),
       average_price: filled
         ? null
-        : formatDecimalAtLeast(averagePrice(totals.notional, totals.filled, this.#pricePlaces + AVERAGE_PRICE_EXTRA_PLACES), this.#pricePlaces),
-      cancel_reason: cancelReason,
+        : formatDecimalAtLeast(averagePrice(state.notional, state.filled, this.#pricePlaces + AVERAGE_PRICE_EXTRA_PLACES), this.#pricePlaces),
     }
   }
+
+  /** What the statement writes for an order: inserted when placed in this pass, else updated. */
+  #record(row: OrderRow): void {
+    if (this.#placed.has(row.uid)) this.#placed.set(row.uid, placedOf(row))
+    else this.#changed.set(row.uid, changedOf(row))
+  }
+
+  #tenantEvent(order: OrderRow, type: TenantEventWrite['type'], fill: FillRecord | null): void {
+    const ordinal = (this.#eventsPerTenant.get(order.tenant_id) ?? 0) + 1
+    this.#eventsPerTenant.set(order.tenant_id, ordinal)
+    // The body after its "sequence" member, which the statement numbers (see TenantEventWrite).
+    const body = JSON.stringify({ type, created_at: this.#createdAt, order: orderRecord(order), fill })
+    this.#tenantEvents.push({ tenant_id: order.tenant_id, ordinal, type, rest: `,${body.slice(1)}` })
+  }
+
+  #bookEvent(level: LevelChange): void {
+    this.#marketEvent(++this.#marketSequence, 'book', {
+      book: {
+        side: level.side,
+        price: formatDecimalAtLeast(level.price, this.#pricePlaces),
+        quantity: level.quantity.coefficient === 0n ? '0' : formatDecimalAtLeast(level.quantity, this.#quantityPlaces),
+        orders: level.orders,
+      },
+    })
+  }
+
+  #marketEvent(sequence: number, type: MarketEventWrite['type'], body: object): void {
+    this.#marketEvents.push({ sequence, type, payload: JSON.stringify({ sequence, type, created_at: this.#createdAt, ...body }) })
+  }
 }
+
+const placedOf = (row: OrderRow): PlacedOrder => ({
+  uid: row.uid,
+  user_id: row.user_id,
+  tenant_id: row.tenant_id,
+  client_order_id: row.client_order_id,
+  side: row.side,
+  type: row.type,
+  quantity: row.quantity,
+  price: row.price,
+  status: row.status,
+  filled_quantity: row.filled_quantity,
+  filled_notional: row.filled_notional,
+  average_price: row.average_price,
+  cancel_reason: row.cancel_reason,
+  seq: row.seq,
+})
+
+const changedOf = (row: OrderRow): ChangedOrder => ({
+  uid: row.uid,
+  status: row.status,
+  filled_quantity: row.filled_quantity,
+  filled_notional: row.filled_notional,
+  average_price: row.average_price,
+  cancel_reason: row.cancel_reason,
+})

@@ -29,6 +29,8 @@ const ORDER_COLUMNS_OF_O = sql.raw(ORDER_COLUMN_NAMES.map((name) => `o.${name}`)
 
 /** A symbol's book row, locked, with the symbol's trading rules as they stand now. */
 export interface LockedBook {
+  /** The database's clock when the pass began: every row and event the pass writes carries it. */
+  now: string
   epoch: number
   last_order_seq: number
   market_sequence: number
@@ -54,7 +56,7 @@ export async function lockBook(db: Db, symbol: string): Promise<LockedBook | und
       db,
       'lock_book',
       sql<LockedBook>`
-      select b.epoch, b.last_order_seq, b.market_sequence, b.trade_count, s.symbol, s.is_active, s.price_precision,
+      select timezone('utc', now()) as now, b.epoch, b.last_order_seq, b.market_sequence, b.trade_count, s.symbol, s.is_active, s.price_precision,
         s.quantity_precision, s.min_order_quantity, s.tick_size, s.daily_fluctuation_price_limit_percent, s.reference_price
       from symbol_books b join symbols s on s.symbol = b.symbol and not s.is_deleted
       where b.symbol = ${symbol}
@@ -66,23 +68,10 @@ export async function lockBook(db: Db, symbol: string): Promise<LockedBook | und
   return (await lock()).rows[0]
 }
 
-/** A resting order as the book is rebuilt from it. */
-export interface RestingRow {
-  uid: string
-  tenant_id: string
-  side: 'buy' | 'sell'
-  price: string
-  quantity: string
-  filled_quantity: string
-  filled_notional: string
-  seq: number
-}
-
-/** The symbol's open and partially filled orders, in acceptance order. */
-export async function loadRestingOrders(db: Db, symbol: string): Promise<RestingRow[]> {
-  const { rows } = await sql<RestingRow>`
-    select uid, tenant_id, side, price, quantity, filled_quantity, filled_notional, seq
-    from orders
+/** The symbol's open and partially filled orders, whole (events carry their records), in acceptance order. */
+export async function loadRestingOrders(db: Db, symbol: string): Promise<OrderRow[]> {
+  const { rows } = await sql<OrderRow>`
+    select ${ORDER_COLUMNS} from orders
     where symbol = ${symbol} and status in ('open', 'partially_filled')
     order by seq`.execute(db)
   return rows
@@ -148,7 +137,32 @@ export interface FillWrite {
   quantity: string
 }
 
+/**
+ * An event of a tenant's stream. Its sequence is the tenant's next ones, counted in the statement
+ * (the tenant's counter row is locked until the pass commits), so `rest` is the JSON body after its
+ * `"sequence"` member: `,"type":…}`. `ordinal` numbers the tenant's events of this pass from 1.
+ */
+export interface TenantEventWrite {
+  tenant_id: string
+  ordinal: number
+  type: 'order.created' | 'order.updated' | 'fill'
+  rest: string
+}
+
+/** An event of the symbol's stream, its sequence and body known to the pass. */
+export interface MarketEventWrite {
+  sequence: number
+  type: 'trade' | 'book'
+  payload: string
+}
+
 export interface MatchWrite {
+  /** When the pass began (`LockedBook.now`). */
+  now: string
+  /** The book row's epoch the pass read: the write happens only if it still is. */
+  expectedEpoch: number
+  tenantEvents: TenantEventWrite[]
+  marketEvents: MarketEventWrite[]
   symbol: string
   placed: PlacedOrder[]
   changed: ChangedOrder[]
@@ -161,24 +175,34 @@ export interface MatchWrite {
 const column = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((row) => row[key])
 
 /**
- * Everything one matching pass changed, in ONE statement: the new orders, the stored orders it
- * filled or cancelled, trades, fills, and the book row (epoch bumped, sequences advanced). On the
- * first trade of a UTC day the symbol's reference price becomes the last trade price before it:
- * the previous day's close. Answers every order the pass inserted or changed. Trades and fills may
- * refer to orders the same statement inserts: foreign keys are checked at the statement's end.
+ * Everything one matching pass changed, in ONE statement: the book row (epoch bumped, sequences
+ * advanced), the new orders, the stored orders it filled or cancelled, trades, fills, and the
+ * events of the tenants' and the symbol's streams. Every write hangs on the book row still being at
+ * `expectedEpoch` (a fencing token): a pass computed from a book another writer has moved past
+ * writes nothing and answers no rows. On the first trade of a UTC day the symbol's reference price
+ * becomes the last trade price before it: the previous day's close. Answers every order the pass
+ * inserted or changed. Trades and fills may refer to orders the same statement inserts: foreign
+ * keys are checked at the statement's end.
  */
 export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]> {
-  const { placed, changed, trades, fills } = write
+  const { placed, changed, trades, fills, now } = write
   const lastTrade = trades.at(-1)
   const { rows } = await executePrepared(
     db,
     'write_match',
     sql<OrderRow>`
-    with placed as (
-      insert into orders (uid, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status,
+    with book as (
+      update symbol_books set epoch = epoch + 1, last_order_seq = ${write.lastOrderSeq}, market_sequence = ${write.marketSequence},
+        trade_count = trade_count + ${trades.length},
+        last_price = coalesce(${lastTrade?.price ?? null}::numeric, last_price),
+        last_trade_at = case when ${lastTrade !== undefined} then ${now}::timestamp(6) else last_trade_at end
+      where symbol = ${write.symbol} and epoch = ${write.expectedEpoch}
+      returning epoch
+    ), placed as (
+      insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status,
         filled_quantity, filled_notional, average_price, cancel_reason, seq)
-      select p.uid, p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side, p.type, p.quantity, p.price, p.status,
-        p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq
+      select p.uid, ${now}::timestamp(6), ${now}::timestamp(6), p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side,
+        p.type, p.quantity, p.price, p.status, p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq
       from unnest(${column(placed, 'uid')}::uuid[], ${column(placed, 'user_id')}::text[], ${column(placed, 'tenant_id')}::uuid[],
         ${column(placed, 'client_order_id')}::text[], ${column(placed, 'side')}::text[], ${column(placed, 'type')}::text[],
         ${column(placed, 'quantity')}::numeric[], ${column(placed, 'price')}::numeric[], ${column(placed, 'status')}::text[],
@@ -186,44 +210,66 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
         ${column(placed, 'average_price')}::numeric[], ${column(placed, 'cancel_reason')}::text[], ${column(placed, 'seq')}::int8[])
         with ordinality as p(uid, user_id, tenant_id, client_order_id, side, type, quantity, price, status, filled_quantity,
           filled_notional, average_price, cancel_reason, seq, position)
+        cross join book
       order by p.position
       returning ${ORDER_COLUMNS}
     ), changed as (
       update orders o set status = c.status, filled_quantity = c.filled_quantity, filled_notional = c.filled_notional,
-        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = timezone('utc', now())
+        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = ${now}::timestamp(6)
       from unnest(${column(changed, 'uid')}::uuid[], ${column(changed, 'status')}::text[], ${column(changed, 'filled_quantity')}::numeric[],
         ${column(changed, 'filled_notional')}::numeric[], ${column(changed, 'average_price')}::numeric[], ${column(changed, 'cancel_reason')}::text[])
         as c(uid, status, filled_quantity, filled_notional, average_price, cancel_reason)
+        cross join book
       where o.uid = c.uid
       returning ${ORDER_COLUMNS_OF_O}
     ), traded as (
-      insert into trades (uid, symbol, price, quantity, taker_side, sequence, maker_order_uid, taker_order_uid)
-      select t.uid, ${write.symbol}, t.price, t.quantity, t.taker_side, t.sequence, t.maker_order_uid, t.taker_order_uid
+      insert into trades (uid, created_at, symbol, price, quantity, taker_side, sequence, maker_order_uid, taker_order_uid)
+      select t.uid, ${now}::timestamp(6), ${write.symbol}, t.price, t.quantity, t.taker_side, t.sequence, t.maker_order_uid, t.taker_order_uid
       from unnest(${column(trades, 'uid')}::uuid[], ${column(trades, 'price')}::numeric[], ${column(trades, 'quantity')}::numeric[],
         ${column(trades, 'taker_side')}::text[], ${column(trades, 'sequence')}::int8[], ${column(trades, 'maker_order_uid')}::uuid[],
         ${column(trades, 'taker_order_uid')}::uuid[]) as t(uid, price, quantity, taker_side, sequence, maker_order_uid, taker_order_uid)
+        cross join book
       returning uid
     ), filled as (
-      insert into fills (uid, order_uid, trade_uid, tenant_id, symbol, side, role, price, quantity)
-      select f.uid, f.order_uid, f.trade_uid, f.tenant_id, ${write.symbol}, f.side, f.role, f.price, f.quantity
+      insert into fills (uid, created_at, order_uid, trade_uid, tenant_id, symbol, side, role, price, quantity)
+      select f.uid, ${now}::timestamp(6), f.order_uid, f.trade_uid, f.tenant_id, ${write.symbol}, f.side, f.role, f.price, f.quantity
       from unnest(${column(fills, 'uid')}::uuid[], ${column(fills, 'order_uid')}::uuid[], ${column(fills, 'trade_uid')}::uuid[],
         ${column(fills, 'tenant_id')}::uuid[], ${column(fills, 'side')}::text[], ${column(fills, 'role')}::text[],
         ${column(fills, 'price')}::numeric[], ${column(fills, 'quantity')}::numeric[])
         as f(uid, order_uid, trade_uid, tenant_id, side, role, price, quantity)
+        cross join book
       returning uid
+    ), tenant_input as (
+      select e.* from unnest(${column(write.tenantEvents, 'tenant_id')}::uuid[], ${column(write.tenantEvents, 'ordinal')}::int8[],
+        ${column(write.tenantEvents, 'type')}::text[], ${column(write.tenantEvents, 'rest')}::text[]) as e(tenant_id, ordinal, type, rest)
+        cross join book
+    ), tenant_counts as (
+      select tenant_id, count(*) as added from tenant_input group by tenant_id
+    ), counted as (
+      -- Tenants in id order, so two passes sharing tenants lock their counters in one order.
+      insert into tenant_event_counters as c (tenant_id, last_sequence)
+      select tenant_id, added from tenant_counts order by tenant_id
+      on conflict (tenant_id) do update set last_sequence = c.last_sequence + excluded.last_sequence
+      returning c.tenant_id, c.last_sequence
+    ), tenant_written as (
+      insert into tenant_events (tenant_id, sequence, type, created_at, payload)
+      select e.tenant_id, k.last_sequence - n.added + e.ordinal, e.type, ${now}::timestamp(6),
+        '{"sequence":' || (k.last_sequence - n.added + e.ordinal) || e.rest
+      from tenant_input e join counted k on k.tenant_id = e.tenant_id join tenant_counts n on n.tenant_id = e.tenant_id
+      returning sequence
+    ), market_written as (
+      insert into market_events (symbol, sequence, type, created_at, payload)
+      select ${write.symbol}, m.sequence, m.type, ${now}::timestamp(6), m.payload
+      from unnest(${column(write.marketEvents, 'sequence')}::int8[], ${column(write.marketEvents, 'type')}::text[],
+        ${column(write.marketEvents, 'payload')}::text[]) as m(sequence, type, payload)
+        cross join book
+      returning sequence
     ), closed as (
-      update symbols s set reference_price = b.last_price, updated_at = timezone('utc', now())
-      from symbol_books b
+      update symbols s set reference_price = b.last_price, updated_at = ${now}::timestamp(6)
+      from symbol_books b cross join book
       where ${lastTrade !== undefined} and s.symbol = ${write.symbol} and b.symbol = s.symbol and b.last_price is not null
-        and b.last_trade_at < date_trunc('day', timezone('utc', now()))
+        and b.last_trade_at < date_trunc('day', ${now}::timestamp(6))
       returning s.symbol
-    ), book as (
-      update symbol_books set epoch = epoch + 1, last_order_seq = ${write.lastOrderSeq}, market_sequence = ${write.marketSequence},
-        trade_count = trade_count + ${trades.length},
-        last_price = coalesce(${lastTrade?.price ?? null}::numeric, last_price),
-        last_trade_at = case when ${lastTrade !== undefined} then timezone('utc', now()) else last_trade_at end
-      where symbol = ${write.symbol}
-      returning epoch
     )
     select * from placed
     union all select * from changed`,

@@ -22,7 +22,8 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx')
+// `node --import tsx`: one process per child, so stopping it stops the service itself.
+const TSX = [process.execPath, '--import', 'tsx']
 const env = process.env
 const DURATION = Number(env.BENCH_DURATION ?? 10)
 const WARMUP = Number(env.BENCH_WARMUP ?? 3)
@@ -43,7 +44,7 @@ function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv,
   return new Promise((resolve, reject) => {
     const fd = openSync(logFile, 'a')
     // Compiled JavaScript runs on node itself, as `npm start` runs it; TypeScript through tsx.
-    const command = script.endsWith('.js') ? [process.execPath, script] : [TSX, script]
+    const command = script.endsWith('.js') ? [process.execPath, script] : [...TSX, script]
     const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', fd, fd] })
     closeSync(fd)
     const poll = setInterval(() => {
@@ -71,7 +72,7 @@ function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv,
 
 function run(args: string[], childEnv: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(TSX[0]!, [...TSX.slice(1), ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     child.stdout.on('data', (d) => (out += d))

@@ -114,18 +114,23 @@ describe.skipIf(!onPostgres)('matching through two processes on one PostgreSQL d
     const symbol = await createMarket(a.services.db)
     const victim = await startServerProcess({ DATABASE_URL: a.database.databaseUrl!, DATA_DIR: a.database.dataDir, PUBLIC_BASE_URL: TEST_BASE_URL })
     const answered: any[] = []
-    const sends = Array.from({ length: 60 }, (_, i) =>
+    let firstAnswer!: () => void
+    const answeredOnce = new Promise<void>((resolve) => (firstAnswer = resolve))
+    const sends = Array.from({ length: 200 }, (_, i) =>
       post(victim.url, clients[i % 2]!, { symbol, side: i % 2 === 0 ? 'buy' : 'sell', type: 'limit', quantity: '1', price: '10.00' })
         .then((res) => {
-          if (res.status === 201) answered.push(res.body)
+          if (res.status !== 201) return
+          answered.push(res.body)
+          firstAnswer()
         })
         .catch(() => {}),
     )
-    // Killed while orders are in flight: no chance to finish anything.
-    await new Promise((resolve) => setTimeout(resolve, 30))
+    // Killed as soon as it has answered once, with the other orders in flight: no chance to finish anything.
+    await answeredOnce
     await victim.stop('SIGKILL')
     await Promise.all(sends)
     expect(answered.length).toBeGreaterThan(0)
+    expect(answered.length).toBeLessThan(200)
     for (const order of answered) expectStoredAfter(await a.services.db.selectFrom('orders').selectAll().where('uid', '=', order.uid).executeTakeFirst(), order)
     // The survivor matches the symbol at once: the dead process held no lock.
     const res = await post(a.url, clients[2]!, { symbol, side: 'buy', type: 'limit', quantity: '1', price: '10.00' })

@@ -3,7 +3,20 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx')
+// `node --import tsx` runs the script in this one process. The `tsx` binary would
+// start it as a grandchild, and a SIGKILL (the crash tests) would leave that alive.
+const TS_NODE_ARGS = ['--import', 'tsx']
+const running = new Set<ChildProcess>()
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+function spawnTs(script: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [...TS_NODE_ARGS, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  child.on('exit', () => running.delete(child))
+  return child
+}
 
 /** Environment for child processes: the test's own, less anything that would point them elsewhere. */
 export function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -27,7 +40,7 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
 
 export function runTs(script: string, args: string[], env: Record<string, string | undefined>): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawnTs(script, args, childEnv(env))
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -47,7 +60,7 @@ export interface ServerProcess {
 /** Starts `src/app/main.ts` in its own process and waits until it listens. */
 export function startServerProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['src/app/main.ts'], { cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawnTs('src/app/main.ts', [], childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }))
     let output = ''
     let settled = false
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)))

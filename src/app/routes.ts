@@ -1,4 +1,4 @@
-import type { Route } from '../http/router.ts'
+import type { DocumentedRoute } from '../http/router.ts'
 import { clientIdentityRoutes } from '../modules/auth/clients/client-identity.rest.ts'
 import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
@@ -6,6 +6,19 @@ import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
 import { userRoutes } from '../modules/users/users/users.rest.ts'
+import { openApiRoutes } from './openapi.ts'
 
-/** Every REST route, each from the `*.rest.ts` file of its resource. */
-export const routes: Route[] = [...healthRoutes, ...sessionRoutes, ...clientIdentityRoutes, ...keyRoutes, ...symbolRoutes, ...orderRoutes, ...userRoutes]
+/**
+ * Every REST route, each from the `*.rest.ts` file of its resource, each describing itself (`doc`):
+ * the OpenAPI document is built from this table (docs/contracts.md).
+ */
+export const routes: DocumentedRoute[] = [
+  ...healthRoutes,
+  ...sessionRoutes,
+  ...clientIdentityRoutes,
+  ...keyRoutes,
+  ...symbolRoutes,
+  ...orderRoutes,
+  ...userRoutes,
+  ...openApiRoutes(() => routes),
+]

@@ -37,6 +37,8 @@ export type Yoga = YogaServerInstance<Record<string, unknown>, RequestContext>
 export interface App {
   handle: (req: IncomingMessage, res: ServerResponse) => void
   yoga: Yoga
+  /** The REST routes served. */
+  routes: readonly Route[]
 }
 
 export interface AppOptions {
@@ -48,7 +50,8 @@ export interface AppOptions {
 
 export function createApp(services: Services, options: AppOptions = {}): App {
   const { config } = services
-  const router = new Router(options.routes ?? routes)
+  const served = options.routes ?? routes
+  const router = new Router(served)
   const states = new RequestStates(config.trustProxyHops)
   const finish = requestFinisher(services)
   const cors = config.corsOrigins.length
@@ -105,6 +108,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   })
   return {
     yoga,
+    routes: served,
     handle: (req, res) => {
       const url = checkRequestTarget(req, res)
       if (!url) return

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../core/context.ts'
+import type { RouteDoc } from './api-contract.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -29,7 +30,12 @@ export interface Route {
    * attempt against the per-address login limit (login and refresh).
    */
   access?: RouteAccess
+  /** What the OpenAPI document says of it (docs/contracts.md); every route of the application's table has one. */
+  doc?: RouteDoc
 }
+
+/** A route of the application's table: it must describe itself (a route without `doc` does not type-check there). */
+export type DocumentedRoute = Route & { doc: RouteDoc }
 
 export type RouteAccess = 'token' | 'public' | 'login'
 

@@ -2,6 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { routes } from '../../src/app/routes.ts'
+import { registerContractChecks } from './contract.ts'
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx')
 
@@ -63,6 +66,9 @@ export function startServerProcess(env: Record<string, string | undefined>, time
       if (m && !settled) {
         settled = true
         clearTimeout(timer)
+        // The process serves the application's routes: its answers are checked against openapi.json too.
+        const unregister = registerContractChecks(m[1]!, routes)
+        void exited.then(unregister)
         resolve({
           child,
           url: m[1]!,

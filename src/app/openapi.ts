@@ -111,7 +111,8 @@ function operation(route: Route, doc: RouteDoc): ZodOpenApiOperationObject {
   if (access === 'token') add(401, shared.unauthorized)
   if (doc.scope) add(403, errorResponse('forbidden', `${STATUS_TEXT[403]!} (requires \`${doc.scope}\`)`))
   for (const [kind, when] of Object.entries(doc.errors ?? {}) as [DocumentedErrorKind, string][]) add(errorStatus(kind), errorResponse(kind, when))
-  if (doc.body || doc.query || doc.params) add(400, errorResponse('bad_request', STATUS_TEXT[400]!))
+  const database = doc.database ?? access !== 'public'
+  if (doc.body || (database && (doc.query || doc.params))) add(400, errorResponse('bad_request', STATUS_TEXT[400]!))
   if (doc.body) {
     add(413, shared.payloadTooLarge)
     add(415, shared.unsupportedMediaType)
@@ -119,7 +120,7 @@ function operation(route: Route, doc: RouteDoc): ZodOpenApiOperationObject {
   if (doc.body || doc.query) add(422, shared.validation)
   if (counted) add(429, shared.tooManyRequests)
   add(500, shared.internal)
-  if (doc.database ?? access !== 'public') {
+  if (database) {
     add(503, shared.unavailable)
     add(504, shared.timeout)
   }

@@ -6,6 +6,7 @@ import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
 import { userRoutes } from '../modules/users/users/users.rest.ts'
+import { docsPageRoutes } from './docs-page.ts'
 import { openApiRoutes } from './openapi.ts'
 
 /**
@@ -21,4 +22,10 @@ export const routes: DocumentedRoute[] = [
   ...orderRoutes,
   ...userRoutes,
   ...openApiRoutes(() => routes),
+  ...docsPageRoutes,
 ]
+
+/** The routes a server with this configuration serves: all, less the reference page when `DOCS=false`. */
+export function servedRoutes(config: { docs: boolean }): readonly DocumentedRoute[] {
+  return config.docs ? routes : routes.filter((route) => !docsPageRoutes.includes(route))
+}

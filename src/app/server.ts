@@ -22,8 +22,9 @@ import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
 import { type ReplayHandoff, type ReplayHooks, SymbolsReplay } from '../modules/exchange/symbols/symbols-replay.ts'
 import { symbolsResultCachePlugin } from '../modules/exchange/symbols/symbols-result-cache.ts'
+import { graphiqlOptions } from './graphiql.ts'
 import { createRequestContext } from './request-context.ts'
-import { routes } from './routes.ts'
+import { servedRoutes } from './routes.ts'
 import { schema } from './schema.ts'
 
 const GRAPHQL_PATH = '/graphql'
@@ -42,7 +43,7 @@ export interface App {
 }
 
 export interface AppOptions {
-  /** The REST routes served (default: every module's). */
+  /** The REST routes served (default: every module's, as the configuration has them). */
   routes?: Route[]
   /** The GraphQL schema served (default: the Pothos schema). */
   schema?: GraphQLSchema
@@ -50,7 +51,7 @@ export interface AppOptions {
 
 export function createApp(services: Services, options: AppOptions = {}): App {
   const { config } = services
-  const served = options.routes ?? routes
+  const served = options.routes ?? servedRoutes(config)
   const router = new Router(served)
   const states = new RequestStates(config.trustProxyHops)
   const finish = requestFinisher(services)
@@ -62,7 +63,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
-    graphiql: config.graphiql ? { title: 'Exchange API' } : false,
+    graphiql: config.graphiql ? graphiqlOptions : false,
     renderGraphiQL: renderGraphiQLOnce,
     cors,
     logging: false,

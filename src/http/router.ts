@@ -39,7 +39,9 @@ export type DocumentedRoute = Route & { doc: RouteDoc }
 
 export type RouteAccess = 'token' | 'public' | 'login'
 
-interface CompiledRoute extends Route {
+/** A route with its path split; the route itself is kept as given, so a match names the table's own object. */
+interface CompiledRoute {
+  route: Route
   segments: string[]
 }
 
@@ -49,9 +51,9 @@ export class Router {
   #static = new Map<string, Map<Method, Route>>()
   #dynamic: CompiledRoute[] = []
 
-  constructor(routes: Route[]) {
+  constructor(routes: readonly Route[]) {
     for (const route of routes) {
-      if (route.path.includes('/:')) this.#dynamic.push({ ...route, segments: route.path.split('/') })
+      if (route.path.includes('/:')) this.#dynamic.push({ route, segments: route.path.split('/') })
       else {
         const byMethod = this.#static.get(route.path) ?? new Map<Method, Route>()
         if (byMethod.has(route.method)) throw new Error(`Duplicate route ${route.method} ${route.path}`)
@@ -71,8 +73,8 @@ export class Router {
     const segments = path.split('/')
     const allowed: Method[] = []
     let pattern = ''
-    for (const route of this.#dynamic) {
-      const params = matchSegments(route.segments, segments)
+    for (const { route, segments: routeSegments } of this.#dynamic) {
+      const params = matchSegments(routeSegments, segments)
       if (!params) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params }
       allowed.push(route.method)

@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { routes } from '../../src/app/routes.ts'
+import { servedRoutes } from '../../src/app/routes.ts'
+import { loadConfig } from '../../src/core/config.ts'
 import { registerContractChecks } from './contract.ts'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -67,7 +68,7 @@ export function startServerProcess(env: Record<string, string | undefined>, time
         settled = true
         clearTimeout(timer)
         // The process serves the application's routes: its answers are checked against openapi.json too.
-        const unregister = registerContractChecks(m[1]!, routes)
+        const unregister = registerContractChecks(m[1]!, servedRoutes(loadConfig(childEnv(env))))
         void exited.then(unregister)
         resolve({
           child,

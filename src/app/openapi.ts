@@ -46,7 +46,6 @@ GraphQL for dashboards is at \`/graphql\` (not described here; see its schema).`
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character)',
   401: 'Missing, malformed, expired, tampered with or revoked access token',
-  403: 'The token lacks the scope, or the record belongs to another tenant',
   404: 'Not found',
   409: 'Conflict',
   413: 'The body is over 1 MiB',
@@ -109,7 +108,8 @@ function operation(route: Route, doc: RouteDoc): ZodOpenApiOperationObject {
   }
   const errorResponse = (kind: DocumentedErrorKind, when: string) => jsonResponse(when, errorBodies[kind], counted ? countedHeaders : baseHeaders, undefined)
   if (access === 'token') add(401, shared.unauthorized)
-  if (doc.scope) add(403, errorResponse('forbidden', `${STATUS_TEXT[403]!} (requires \`${doc.scope}\`)`))
+  const forbidden = [doc.scope && `The token lacks the scope \`${doc.scope}\``, doc.errors?.forbidden].filter(Boolean)
+  if (forbidden.length) add(403, errorResponse('forbidden', forbidden.join('; or: ')))
   for (const [kind, when] of Object.entries(doc.errors ?? {}) as [DocumentedErrorKind, string][]) add(errorStatus(kind), errorResponse(kind, when))
   const database = doc.database ?? access !== 'public'
   if (doc.body || (database && (doc.query || doc.params))) add(400, errorResponse('bad_request', STATUS_TEXT[400]!))

@@ -1483,7 +1483,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `orders:read`) */
+            /** @description The token lacks the scope `orders:read` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1556,7 +1556,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `orders:write`) */
+            /** @description The token lacks the scope `orders:write` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1630,7 +1630,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `orders:read`) */
+            /** @description The token lacks the scope `orders:read`; or: Another tenant's order */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1701,7 +1701,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `orders:write`) */
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1799,7 +1799,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `symbols:read`) */
+            /** @description The token lacks the scope `symbols:read` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1858,7 +1858,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `symbols:read`) */
+            /** @description The token lacks the scope `symbols:read` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2169,7 +2169,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `users:read`) */
+            /** @description The token lacks the scope `users:read`; or: `tenant_id` names another tenant (non-admins) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2229,7 +2229,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `users:write`) */
+            /** @description The token lacks the scope `users:write` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2303,7 +2303,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope, or the record belongs to another tenant (requires `users:read`) */
+            /** @description The token lacks the scope `users:read`; or: Another tenant's user */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

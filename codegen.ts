@@ -1,16 +1,22 @@
 import type { CodegenConfig } from '@graphql-codegen/cli'
 
+const scalars = { Decimal: 'string', DateTime: 'string', JSON: 'unknown' }
+
 const config: CodegenConfig = {
   schema: './schema.graphql',
-  documents: ['test/operations/**/*.graphql'],
   generates: {
+    // Typed documents of the test suite's operations.
     'test/generated/graphql.ts': {
+      documents: ['test/operations/**/*.graphql'],
       plugins: ['typescript-operations', 'typed-document-node'],
-      config: {
-        scalars: { Decimal: 'string', DateTime: 'string', JSON: 'unknown' },
-        enumsAsTypes: true,
-        useTypeImports: true,
-      },
+      config: { scalars, enumsAsTypes: true, useTypeImports: true },
+    },
+    // The dashboard example: the client preset, over the graphql(`…`) documents of its sources.
+    'examples/dashboard/generated/': {
+      preset: 'client',
+      documents: ['examples/dashboard/**/*.ts', '!examples/dashboard/generated/**'],
+      presetConfig: { fragmentMasking: false },
+      config: { scalars, enumsAsTypes: true, useTypeImports: true, emitLegacyCommonJSImports: false },
     },
   },
 }

@@ -24,6 +24,7 @@ describe('configuration', () => {
       sessionMaxAge: 2592000,
       logLevel: 'info',
       graphiql: true,
+      docs: true,
     })
   })
 

@@ -99,8 +99,8 @@ const restBody = (input: CreateOrderInput) => ({
 describe('symbols on both faces', () => {
   it('lists the same symbols with the same data, page by page', async () => {
     for (const [query, variables] of [
-      ['?order_by=symbol', { orderBy: 'symbol' }],
-      ['?order_by=-created_at&limit=3&offset=2', { orderBy: '-created_at', limit: 3, offset: 2 }],
+      ['?order_by=symbol', { orderBy: { field: 'symbol' } }],
+      ['?order_by=-created_at&limit=3&offset=2', { orderBy: { field: 'created_at', direction: 'desc' }, limit: 3, offset: 2 }],
       ['?is_active=false', { filter: { isActive: false } }],
     ] as const) {
       const rest = await server.request('GET', `/api/exchange/v1/symbols${query}`, { token: bank.token })
@@ -122,13 +122,26 @@ describe('symbols on both faces', () => {
   })
 
   it('rejects the same bad list parameters with the same detail', async () => {
-    const rest = await server.request('GET', '/api/exchange/v1/symbols?limit=500&offset=-3&order_by=nope&created_at_to=2026%2F01%2F01', {
+    const rest = await server.request('GET', '/api/exchange/v1/symbols?limit=500&offset=-3&created_at_to=2026%2F01%2F01', {
       token: bank.token,
     })
-    const gql = await server.graphql(SymbolsDocument, { limit: 500, offset: -3, orderBy: 'nope', filter: { createdAtTo: '2026/01/01' } }, { token: bank.token })
+    const gql = await server.graphql(SymbolsDocument, { limit: 500, offset: -3, filter: { createdAtTo: '2026/01/01' } }, { token: bank.token })
     expect(rest.status).toBe(422)
     expect(gql.errors![0]!.extensions.code).toBe('BAD_USER_INPUT')
     expect(gql.errors![0]!.extensions.detail).toEqual(rest.body.detail)
+  })
+
+  it('sorts by a typed field on GraphQL where REST takes order_by text', async () => {
+    const rest = await server.request('GET', '/api/exchange/v1/symbols?order_by=nope', { token: bank.token })
+    expect(rest.status).toBe(422)
+    expect(rest.body.detail[0]).toMatchObject({ type: 'type_error.enum', loc: ['query', 'order_by'], input: 'nope' })
+    // Not a SymbolSortField: refused before anything runs, as a generated client refuses it at compile time.
+    const gql = await server.graphql(SymbolsDocument, { orderBy: { field: 'nope' as never } }, { token: bank.token })
+    expect(gql.data).toBeUndefined()
+    expect(gql.errors![0]!.message).toContain('SymbolSortField')
+    const descending = await server.graphql(SymbolsDocument, { orderBy: { field: 'symbol', direction: 'desc' } }, { token: bank.token })
+    const restDescending = await server.request('GET', '/api/exchange/v1/symbols?order_by=-symbol', { token: bank.token })
+    expect(descending.data!.symbols.items.map((s) => s.symbol)).toEqual(restDescending.body.items.map((s: { symbol: string }) => s.symbol))
   })
 })
 
@@ -162,7 +175,7 @@ describe('orders on both faces', () => {
   it('lists the same orders', async () => {
     await placeOrder(server, bank.token, { symbol: 'BTC-USDT', side: 'buy', type: 'market', quantity: '1' })
     const rest = await server.request('GET', `${ORDERS}?order_by=-created_at&limit=5`, { token: bank.token })
-    const gql = await server.graphql(OrdersDocument, { orderBy: '-created_at', limit: 5 }, { token: bank.token })
+    const gql = await server.graphql(OrdersDocument, { orderBy: { field: 'created_at', direction: 'desc' }, limit: 5 }, { token: bank.token })
     expect(gql.data!.orders).toEqual({ total: rest.body.total, offset: 0, limit: 5, items: rest.body.items.map(orderAsGraphQL) })
     const cancelledRest = await server.request('GET', `${ORDERS}?status=cancelled`, { token: bank.token })
     const cancelledGql = await server.graphql(OrdersDocument, { filter: { status: 'cancelled' } }, { token: bank.token })

@@ -1,4 +1,4 @@
-import type { Route } from '../http/router.ts'
+import type { DocumentedRoute } from '../http/router.ts'
 import { clientIdentityRoutes } from '../modules/auth/clients/client-identity.rest.ts'
 import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
@@ -8,9 +8,14 @@ import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
 import { userRoutes } from '../modules/users/users/users.rest.ts'
+import { docsPageRoutes } from './docs-page.ts'
+import { openApiRoutes } from './openapi.ts'
 
-/** Every REST route, each from the `*.rest.ts` file of its resource. */
-export const routes: Route[] = [
+/**
+ * Every REST route, each from the `*.rest.ts` file of its resource, each describing itself (`doc`):
+ * the OpenAPI document is built from this table (docs/contracts.md).
+ */
+export const routes: DocumentedRoute[] = [
   ...healthRoutes,
   ...sessionRoutes,
   ...clientIdentityRoutes,
@@ -20,4 +25,11 @@ export const routes: Route[] = [
   ...orderRoutes,
   ...fillRoutes,
   ...userRoutes,
+  ...openApiRoutes(() => routes),
+  ...docsPageRoutes,
 ]
+
+/** The routes a server with this configuration serves: all, less the reference page when `DOCS=false`. */
+export function servedRoutes(config: { docs: boolean }): readonly DocumentedRoute[] {
+  return config.docs ? routes : routes.filter((route) => !docsPageRoutes.includes(route))
+}

@@ -22,8 +22,9 @@ import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
 import { type ReplayHandoff, type ReplayHooks, SymbolsReplay } from '../modules/exchange/symbols/symbols-replay.ts'
 import { symbolsResultCachePlugin } from '../modules/exchange/symbols/symbols-result-cache.ts'
+import { graphiqlOptions } from './graphiql.ts'
 import { createRequestContext } from './request-context.ts'
-import { routes } from './routes.ts'
+import { servedRoutes } from './routes.ts'
 import { schema } from './schema.ts'
 
 const GRAPHQL_PATH = '/graphql'
@@ -37,10 +38,12 @@ export type Yoga = YogaServerInstance<Record<string, unknown>, RequestContext>
 export interface App {
   handle: (req: IncomingMessage, res: ServerResponse) => void
   yoga: Yoga
+  /** The REST routes served. */
+  routes: readonly Route[]
 }
 
 export interface AppOptions {
-  /** The REST routes served (default: every module's). */
+  /** The REST routes served (default: every module's, as the configuration has them). */
   routes?: Route[]
   /** The GraphQL schema served (default: the Pothos schema). */
   schema?: GraphQLSchema
@@ -48,7 +51,8 @@ export interface AppOptions {
 
 export function createApp(services: Services, options: AppOptions = {}): App {
   const { config } = services
-  const router = new Router(options.routes ?? routes)
+  const served = options.routes ?? servedRoutes(config)
+  const router = new Router(served)
   const states = new RequestStates(config.trustProxyHops)
   const finish = requestFinisher(services)
   const cors = config.corsOrigins.length
@@ -59,7 +63,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
-    graphiql: config.graphiql ? { title: 'Exchange API' } : false,
+    graphiql: config.graphiql ? graphiqlOptions : false,
     renderGraphiQL: renderGraphiQLOnce,
     cors,
     logging: false,
@@ -105,6 +109,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   })
   return {
     yoga,
+    routes: served,
     handle: (req, res) => {
       const url = checkRequestTarget(req, res)
       if (!url) return

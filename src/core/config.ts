@@ -56,6 +56,7 @@ const envSchema = z.object({
   RATE_LIMIT_ANON_PER_MIN: integer(1, 100_000_000).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHIQL: boolean.default(true),
+  DOCS: boolean.default(true),
   GRAPHQL_INTROSPECTION: boolean.default(true),
   DB_POOL_SIZE: integer(1, 200).default(10),
   STATEMENT_TIMEOUT_MS: integer(100, 600_000).default(5000),
@@ -88,6 +89,8 @@ export type Config = {
   rateLimitAnonPerMin: number
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
   graphiql: boolean
+  /** Serve the API reference page on `GET /docs`. */
+  docs: boolean
   graphqlIntrospection: boolean
   dbPoolSize: number
   statementTimeoutMs: number
@@ -133,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitAnonPerMin: e.RATE_LIMIT_ANON_PER_MIN,
     logLevel: e.LOG_LEVEL,
     graphiql: e.GRAPHIQL,
+    docs: e.DOCS,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
     dbPoolSize: e.DB_POOL_SIZE,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,

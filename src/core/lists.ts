@@ -68,13 +68,26 @@ export interface ListEnvelope<T> {
   limit: number
 }
 
+/**
+ * An integer query parameter. `queryInt` accepts text or numbers, which no JSON Schema says, so the
+ * document is told the type (`override`, on the pipe: zod-openapi cannot render the default of a
+ * transform; see docs/contracts.md). Parsing is unchanged.
+ */
+export const intParam = (min: number, max: number | undefined, fallback: number, description: string) =>
+  queryInt
+    .pipe(max === undefined ? z.number().int().min(min) : z.number().int().min(min).max(max))
+    .meta({ override: { type: 'integer', minimum: min, ...(max === undefined ? {} : { maximum: max }), default: fallback }, description })
+    .default(fallback)
+
+const dateTimeParam = (description: string) => isoDateTime.optional().meta({ description, example: '2026-11-25T00:00:00Z' })
+
 const pagingShape = {
-  offset: queryInt.pipe(z.number().int().min(0)).default(0),
-  limit: queryInt.pipe(z.number().int().min(1).max(MAX_LIMIT)).default(MAX_LIMIT),
-  created_at_from: isoDateTime.optional(),
-  created_at_to: isoDateTime.optional(),
-  updated_at_from: isoDateTime.optional(),
-  updated_at_to: isoDateTime.optional(),
+  offset: intParam(0, undefined, 0, 'Records to skip.'),
+  limit: intParam(1, MAX_LIMIT, MAX_LIMIT, 'Records per page, at most 100.'),
+  created_at_from: dateTimeParam('Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`).'),
+  created_at_to: dateTimeParam('Created at or before (ISO 8601 with a time and a zone).'),
+  updated_at_from: dateTimeParam('Updated at or after (ISO 8601 with a time and a zone).'),
+  updated_at_to: dateTimeParam('Updated at or before (ISO 8601 with a time and a zone).'),
 }
 
 /**
@@ -82,13 +95,13 @@ const pagingShape = {
  * `orderable` (a `-` prefix sorts descending). Unknown parameters are `value_error.extra`.
  */
 export function listQuerySchema<F extends z.ZodRawShape>(filters: F, orderable: readonly string[]) {
+  const allowed = orderable.flatMap((f) => [f, `-${f}`])
   const orderBy = z
     .string()
     .max(MAX_ORDER_BY_LENGTH, { abort: true })
     .default('created_at')
     .superRefine((value, ctx) => {
       if (!orderable.includes(value.replace(/^-/, ''))) {
-        const allowed = orderable.flatMap((f) => [f, `-${f}`])
         customIssue(ctx, {
           type: 'type_error.enum',
           msg: `value is not a valid enumeration member; permitted: ${allowed.map((v) => `'${v}'`).join(', ')}`,
@@ -97,7 +110,12 @@ export function listQuerySchema<F extends z.ZodRawShape>(filters: F, orderable: 
         })
       }
     })
-  return z.strictObject({ ...pagingShape, order_by: orderBy, ...filters })
+  // The refinement is invisible to the document: it is told the values.
+  const documentedOrderBy = orderBy.meta({
+    override: { type: 'string', enum: allowed, default: 'created_at' },
+    description: 'A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`.',
+  })
+  return z.strictObject({ ...pagingShape, order_by: documentedOrderBy, ...filters })
 }
 
 export interface ListQuery {

@@ -10,6 +10,14 @@ export class JsonText {
   constructor(readonly bytes: Buffer) {}
 }
 
+/** A body that is not JSON (a page, a script, a stylesheet), sent as is with its content type. */
+export class RawBody {
+  constructor(
+    readonly bytes: Buffer,
+    readonly contentType: string,
+  ) {}
+}
+
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
 /** A Fetch response with a JSON body, for answers given on the Yoga face (metrics, GraphQL limits). */
@@ -76,8 +84,13 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
         body: () => (parsedBody ??= readJsonBody(req)),
       })
       status = result.status ?? 200
-      body = result.body instanceof JsonText ? result.body.bytes : JSON.stringify(result.body)
-      headers = { 'content-type': JSON_CONTENT_TYPE, ...result.headers }
+      if (result.body instanceof RawBody) {
+        body = result.body.bytes
+        headers = { 'content-type': result.body.contentType, ...result.headers }
+      } else {
+        body = result.body instanceof JsonText ? result.body.bytes : JSON.stringify(result.body)
+        headers = { 'content-type': JSON_CONTENT_TYPE, ...result.headers }
+      }
     } catch (thrown) {
       const error = toAppError(thrown)
       hooks.onError(error, ctx)

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../core/context.ts'
+import type { RouteDoc } from './api-contract.ts'
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
@@ -29,11 +30,18 @@ export interface Route {
    * attempt against the per-address login limit (login and refresh).
    */
   access?: RouteAccess
+  /** What the OpenAPI document says of it (docs/contracts.md); every route of the application's table has one. */
+  doc?: RouteDoc
 }
+
+/** A route of the application's table: it must describe itself (a route without `doc` does not type-check there). */
+export type DocumentedRoute = Route & { doc: RouteDoc }
 
 export type RouteAccess = 'token' | 'public' | 'login'
 
-interface CompiledRoute extends Route {
+/** A route with its path split; the route itself is kept as given, so a match names the table's own object. */
+interface CompiledRoute {
+  route: Route
   segments: string[]
 }
 
@@ -43,9 +51,9 @@ export class Router {
   #static = new Map<string, Map<Method, Route>>()
   #dynamic: CompiledRoute[] = []
 
-  constructor(routes: Route[]) {
+  constructor(routes: readonly Route[]) {
     for (const route of routes) {
-      if (route.path.includes('/:')) this.#dynamic.push({ ...route, segments: route.path.split('/') })
+      if (route.path.includes('/:')) this.#dynamic.push({ route, segments: route.path.split('/') })
       else {
         const byMethod = this.#static.get(route.path) ?? new Map<Method, Route>()
         if (byMethod.has(route.method)) throw new Error(`Duplicate route ${route.method} ${route.path}`)
@@ -65,8 +73,8 @@ export class Router {
     const segments = path.split('/')
     const allowed: Method[] = []
     let pattern = ''
-    for (const route of this.#dynamic) {
-      const params = matchSegments(route.segments, segments)
+    for (const { route, segments: routeSegments } of this.#dynamic) {
+      const params = matchSegments(routeSegments, segments)
       if (!params) continue
       if (route.method === method || (method === 'HEAD' && route.method === 'GET')) return { route, params }
       allowed.push(route.method)

@@ -2,6 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { servedRoutes } from '../../src/app/routes.ts'
+import { loadConfig } from '../../src/core/config.ts'
+import { registerContractChecks } from './contract.ts'
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 // `node --import tsx` runs the script in this one process. The `tsx` binary would
 // start it as a grandchild, and a SIGKILL (the crash tests) would leave that alive.
@@ -76,6 +80,9 @@ export function startServerProcess(env: Record<string, string | undefined>, time
       if (m && !settled) {
         settled = true
         clearTimeout(timer)
+        // The process serves the application's routes: its answers are checked against openapi.json too.
+        const unregister = registerContractChecks(m[1]!, servedRoutes(loadConfig(childEnv(env))))
+        void exited.then(unregister)
         resolve({
           child,
           url: m[1]!,

@@ -7,6 +7,7 @@ import { type Config, loadConfig } from '../../src/core/config.ts'
 import type { Services } from '../../src/core/context.ts'
 import { listen, type RunningServer } from '../../src/http/listen.ts'
 import { createLogger } from '../../src/observability/logger.ts'
+import { registerContractChecks } from './contract.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
 export const TEST_BASE_URL = 'http://exchange.test'
@@ -73,12 +74,16 @@ export async function startTestServer(env: Record<string, string> = {}, database
     ...env,
   })
   const services = await openServices(config, createLogger(config, options.logDestination))
-  const running = await listen(createApp(services, options.app), 0, '127.0.0.1')
+  const app = createApp(services, options.app)
+  const running = await listen(app, 0, '127.0.0.1')
   const url = running.url
+  // Every REST response this server gives a test is checked against openapi.json (docs/contracts.md).
+  const unregister = registerContractChecks(url, app.routes)
   let stopped = false
   const stop = async () => {
     if (stopped) return
     stopped = true
+    unregister()
     await running.close()
     await closeServices(services)
   }

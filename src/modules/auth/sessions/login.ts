@@ -8,14 +8,8 @@ import { parseInput } from '../../../core/validation.ts'
 import { secretMatches } from '../clients/client-secrets.ts'
 import { tokenSha256 } from '../tokens/tokens.ts'
 import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
+import { loginInput } from './sessions.schemas.ts'
 
-/** Longer than any client id or secret issued (36 and 43 characters); longer text is refused unread. */
-const MAX_CREDENTIAL_LENGTH = 256
-
-export const loginInput = z.object({
-  client_id: z.string().max(MAX_CREDENTIAL_LENGTH, { abort: true }),
-  client_secret: z.string().max(MAX_CREDENTIAL_LENGTH, { abort: true }),
-})
 const clientIdFormat = z.uuid()
 
 /**

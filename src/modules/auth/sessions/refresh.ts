@@ -13,10 +13,7 @@ import { REFRESH_TOKEN_TYP, signAccessToken, signRefreshToken, type TokenConfig,
 import { nowSeconds, timestampAt, type TokenSet } from './session-tokens.ts'
 import type { ClientClaims } from './session-writes.ts'
 import { revokeSessionOnReuse } from './sessions.repository.ts'
-
-export const refreshInput = z.object({
-  refresh_token: z.string(),
-})
+import { refreshInput } from './sessions.schemas.ts'
 
 const refreshClaims = z.object({
   sub: z.uuid(),

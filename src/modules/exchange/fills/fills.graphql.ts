@@ -1,11 +1,11 @@
 import type { RequestContext } from '../../../core/context.ts'
 import type { Page } from '../../../core/lists.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
-import { listQueryFromArgs } from '../../../graphql/args.ts'
+import { listQueryFromArgs, orderByInput } from '../../../graphql/args.ts'
 import { builder } from '../../../graphql/builder.ts'
 import { Order, OrderSideType } from '../orders/orders.graphql.ts'
 import { type FillRow, findFillsOfOrders } from './fills.repository.ts'
-import { FILL_ROLES } from './fills.schemas.ts'
+import { FILL_FIELDS, FILL_ROLES } from './fills.schemas.ts'
 import { listFills } from './fills.ts'
 
 const FillRole = builder.enumType('FillRole', { values: FILL_ROLES, description: 'maker: the order rested in the book; taker: it arrived and traded.' })
@@ -58,6 +58,8 @@ const FillFilter = builder.inputType('FillFilter', {
   }),
 })
 
+const FillOrderBy = orderByInput('Fill', FILL_FIELDS)
+
 builder.queryField('fills', (t) =>
   t.field({
     type: FillPage,
@@ -66,7 +68,7 @@ builder.queryField('fills', (t) =>
       filter: t.arg({ type: FillFilter }),
       offset: t.arg.int(),
       limit: t.arg.int(),
-      orderBy: t.arg.string({ description: 'A field in snake_case as in REST, `-` prefix for descending.' }),
+      orderBy: t.arg({ type: FillOrderBy }),
     },
     resolve: (_root, args, ctx) => listFills(ctx, listQueryFromArgs(args)),
   }),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
 import { listQuerySchema } from '../../../core/lists.ts'
+import { decimalString, listEnvelopeSchema, timestampText, uuidText } from '../../../core/response-schemas.ts'
 import { ORDER_SIDES } from '../orders/orders.schemas.ts'
 import { symbolName } from '../symbols/symbols.schemas.ts'
 
@@ -19,3 +20,22 @@ export const fillListQuery = listQuerySchema(
   FILL_FIELDS,
 ).omit({ updated_at_from: true, updated_at_to: true })
 export type FillListQuery = z.infer<typeof fillListQuery>
+
+// --- Answers (docs/contracts.md) ---
+
+/** A fill record (docs/api.md, "Matching"), in FILL_FIELDS order. */
+export const fillRecordSchema = z
+  .object({
+    uid: uuidText,
+    created_at: timestampText,
+    order_uid: uuidText.meta({ description: 'The order of your tenant this fill belongs to.' }),
+    trade_uid: uuidText.meta({ description: 'The trade: the same trade seen from the other order is a fill of the other side.' }),
+    symbol: z.string().meta({ example: 'USD-IRR' }),
+    side: z.enum(ORDER_SIDES),
+    role: z.enum(FILL_ROLES).meta({ description: '`maker`: the order rested in the book; `taker`: it crossed the book.' }),
+    price: decimalString.meta({ description: "The maker's price." }),
+    quantity: decimalString,
+  })
+  .meta({ id: 'Fill' })
+
+export const fillListSchema = listEnvelopeSchema('FillList', fillRecordSchema, FILL_FIELDS)

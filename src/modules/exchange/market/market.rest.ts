@@ -1,19 +1,32 @@
 import { makeHeads } from '../../../core/lists.ts'
-import type { Route } from '../../../http/router.ts'
-import { TRADE_FIELDS } from './market.schemas.ts'
+import type { DocumentedRoute } from '../../../http/router.ts'
+import { symbolParams } from '../symbols/symbols.schemas.ts'
+import { SYMBOLS_READ } from '../symbols/symbols.ts'
+import { bookQuery, orderBookSchema, TRADE_FIELDS, tradeListSchema, tradesQuery } from './market.schemas.ts'
 import { getOrderBook, getTrades } from './market.ts'
 import { tradeRecord } from './trade-records.ts'
 
 const SYMBOL = '/api/exchange/v1/symbols/:symbol'
 const tradeHeads = makeHeads(TRADE_FIELDS)
 
-export const marketRoutes: Route[] = [
+export const marketRoutes: DocumentedRoute[] = [
   {
     method: 'GET',
     path: `${SYMBOL}/book`,
     handler: async ({ ctx, params, query }) => {
       const { symbol, sequence, bids, asks } = await getOrderBook(ctx, params.symbol!, query)
       return { body: { symbol, sequence, bids, asks } }
+    },
+    doc: {
+      operationId: 'getOrderBook',
+      summary: "A symbol's order book",
+      description: 'What rests on each side, by price level, with the market sequence it reflects. Public market data: no tenant appears in it.',
+      tag: 'exchange',
+      scope: SYMBOLS_READ,
+      params: symbolParams,
+      query: bookQuery,
+      responses: { 200: { description: 'The book', body: orderBookSchema } },
+      errors: { not_found: 'No symbol has this name' },
     },
   },
   {
@@ -22,6 +35,17 @@ export const marketRoutes: Route[] = [
     handler: async ({ ctx, params, query }) => {
       const { rows, total, limit } = await getTrades(ctx, params.symbol!, query)
       return { body: { heads: tradeHeads, items: rows.map(tradeRecord), total, offset: 0, limit } }
+    },
+    doc: {
+      operationId: 'listTrades',
+      summary: "A symbol's latest trades",
+      description: 'Public trades, newest first. `total` counts every trade of the symbol.',
+      tag: 'exchange',
+      scope: SYMBOLS_READ,
+      params: symbolParams,
+      query: tradesQuery,
+      responses: { 200: { description: 'The latest trades', body: tradeListSchema } },
+      errors: { not_found: 'No symbol has this name' },
     },
   },
 ]

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 
-import { queryInt } from '../../../core/validation.ts'
+import { intParam } from '../../../core/lists.ts'
+import { decimalString, listEnvelopeSchema, timestampText, uuidText } from '../../../core/response-schemas.ts'
+import { ORDER_SIDES } from '../orders/orders.schemas.ts'
 
 export const MAX_BOOK_DEPTH = 100
 export const DEFAULT_BOOK_DEPTH = 20
@@ -9,13 +11,48 @@ export const DEFAULT_TRADES = 50
 
 /** `GET …/symbols/<symbol>/book`: how many price levels of each side. */
 export const bookQuery = z.strictObject({
-  depth: queryInt.pipe(z.number().int().min(1).max(MAX_BOOK_DEPTH)).default(DEFAULT_BOOK_DEPTH),
+  depth: intParam(1, MAX_BOOK_DEPTH, DEFAULT_BOOK_DEPTH, 'Price levels of each side, best first.'),
 })
 
 /** `GET …/symbols/<symbol>/trades`: how many of the latest trades. */
 export const tradesQuery = z.strictObject({
-  limit: queryInt.pipe(z.number().int().min(1).max(MAX_TRADES)).default(DEFAULT_TRADES),
+  limit: intParam(1, MAX_TRADES, DEFAULT_TRADES, 'How many of the latest trades, newest first.'),
 })
 
 /** A public trade record's fields, in order. */
 export const TRADE_FIELDS = ['uid', 'symbol', 'price', 'quantity', 'taker_side', 'created_at', 'sequence'] as const
+
+// --- Answers (docs/contracts.md) ---
+
+const marketSequence = z.int().min(0).meta({ description: 'The symbol\'s market event sequence (docs/api.md, "Events").' })
+
+const bookLevelSchema = z
+  .object({
+    price: decimalString,
+    quantity: decimalString.meta({ description: 'What rests at this price, over all orders.' }),
+    orders: z.int().min(1).meta({ description: 'How many orders rest at this price.' }),
+  })
+  .meta({ id: 'BookLevel' })
+
+export const orderBookSchema = z
+  .object({
+    symbol: z.string().meta({ example: 'USD-IRR' }),
+    sequence: marketSequence.meta({ description: 'The market sequence this snapshot reflects: apply the market events after it.' }),
+    bids: z.array(bookLevelSchema).meta({ description: 'Buy levels, highest price first.' }),
+    asks: z.array(bookLevelSchema).meta({ description: 'Sell levels, lowest price first.' }),
+  })
+  .meta({ id: 'OrderBook' })
+
+export const tradeRecordSchema = z
+  .object({
+    uid: uuidText,
+    symbol: z.string().meta({ example: 'USD-IRR' }),
+    price: decimalString.meta({ description: "The maker's price." }),
+    quantity: decimalString,
+    taker_side: z.enum(ORDER_SIDES).meta({ description: 'The side of the order that crossed the book.' }),
+    created_at: timestampText,
+    sequence: marketSequence,
+  })
+  .meta({ id: 'Trade' })
+
+export const tradeListSchema = listEnvelopeSchema('TradeList', tradeRecordSchema, TRADE_FIELDS)

@@ -1,11 +1,11 @@
 import type { Page } from '../../../core/lists.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
-import { listQueryFromArgs, nullIfNotFound } from '../../../graphql/args.ts'
+import { listQueryFromArgs, nullIfNotFound, orderByInput } from '../../../graphql/args.ts'
 import { builder } from '../../../graphql/builder.ts'
 import { SymbolType } from '../symbols/symbols.graphql.ts'
 import { SYMBOLS_READ } from '../symbols/symbols.ts'
 import type { OrderRow } from './orders.repository.ts'
-import { CANCEL_REASONS, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from './orders.schemas.ts'
+import { CANCEL_REASONS, ORDER_ORDERABLE, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from './orders.schemas.ts'
 import { cancelOrder, createOrder, getOrder, listOrders, validateOrder } from './orders.ts'
 
 // Enum values keep the REST spelling, so a value means the same on both faces.
@@ -103,6 +103,8 @@ const OrderFilter = builder.inputType('OrderFilter', {
   }),
 })
 
+const OrderOrderBy = orderByInput('Order', ORDER_ORDERABLE)
+
 builder.queryField('orders', (t) =>
   t.field({
     type: OrderPage,
@@ -111,7 +113,7 @@ builder.queryField('orders', (t) =>
       filter: t.arg({ type: OrderFilter }),
       offset: t.arg.int(),
       limit: t.arg.int(),
-      orderBy: t.arg.string({ description: 'A field in snake_case as in REST, `-` prefix for descending.' }),
+      orderBy: t.arg({ type: OrderOrderBy }),
     },
     resolve: (_root, args, ctx) => listOrders(ctx, listQueryFromArgs(args)),
   }),

@@ -1,9 +1,10 @@
 import type { Page } from '../../../core/lists.ts'
 import { JsonText } from '../../../http/rest-handler.ts'
-import type { Route } from '../../../http/router.ts'
+import type { DocumentedRoute } from '../../../http/router.ts'
 import { orderEnvelope, orderRecord } from './order-records.ts'
 import type { OrderRow } from './orders.repository.ts'
-import { cancelOrder, createOrder, getOrder, listOrders, validateOrder } from './orders.ts'
+import { createOrderBody, orderListQuery, orderListSchema, orderParams, orderRecordSchema, orderValidationSchema } from './orders.schemas.ts'
+import { cancelOrder, createOrder, getOrder, listOrders, ORDERS_READ, ORDERS_WRITE, validateOrder } from './orders.ts'
 
 const ORDERS = '/api/exchange/v1/orders'
 
@@ -18,7 +19,9 @@ function renderedOnce(page: Page<OrderRow>): JsonText {
   return body
 }
 
-export const orderRoutes: Route[] = [
+const limitBuy = { symbol: 'USD-IRR', side: 'buy', type: 'limit', quantity: '1000', price: '1050000', client_order_id: 'bank-42-0001' }
+
+export const orderRoutes: DocumentedRoute[] = [
   {
     method: 'POST',
     path: ORDERS,
@@ -26,14 +29,82 @@ export const orderRoutes: Route[] = [
       const { order, created } = await createOrder(ctx, body)
       return { status: created ? 201 : 200, body: orderRecord(order) }
     },
+    doc: {
+      operationId: 'createOrder',
+      summary: 'Place an order',
+      description: "Checked against the symbol's rules; `detail` lists every rule the order breaks, in field order.",
+      tag: 'exchange',
+      scope: ORDERS_WRITE,
+      body: createOrderBody,
+      bodyExamples: {
+        limit: { summary: 'A limit buy with an idempotency key', value: limitBuy },
+        market: { summary: 'A market sell', value: { symbol: 'USD-IRR', side: 'sell', type: 'market', quantity: '500' } },
+      },
+      responses: {
+        201: { description: 'Placed', body: orderRecordSchema },
+        200: { description: 'A retry: `client_order_id` names an order placed with the same body, which is answered as it is now', body: orderRecordSchema },
+      },
+      errors: { conflict: '`client_order_id` names an order placed with a different body' },
+    },
+  },
+  {
+    method: 'GET',
+    path: ORDERS,
+    handler: async ({ ctx, query }) => ({ body: renderedOnce(await listOrders(ctx, query)) }),
+    doc: {
+      operationId: 'listOrders',
+      summary: 'List orders',
+      description: "Your tenant's orders (admins: every tenant's).",
+      tag: 'exchange',
+      scope: ORDERS_READ,
+      query: orderListQuery,
+      responses: { 200: { description: 'One page of orders', body: orderListSchema } },
+    },
+  },
+  {
+    method: 'GET',
+    path: `${ORDERS}/:uid`,
+    handler: async ({ ctx, params }) => ({ body: orderRecord(await getOrder(ctx, params.uid!)) }),
+    doc: {
+      operationId: 'getOrder',
+      summary: 'One order',
+      tag: 'exchange',
+      scope: ORDERS_READ,
+      params: orderParams,
+      responses: { 200: { description: 'The order', body: orderRecordSchema } },
+      errors: { forbidden: "Another tenant's order", not_found: 'No order has this uid' },
+    },
+  },
+  {
+    method: 'DELETE',
+    path: `${ORDERS}/:uid`,
+    handler: async ({ ctx, params }) => ({ body: orderRecord(await cancelOrder(ctx, params.uid!)) }),
+    doc: {
+      operationId: 'cancelOrder',
+      summary: 'Cancel an order',
+      description: 'Cancels what is left of an open or partially filled order of your tenant.',
+      tag: 'exchange',
+      scope: ORDERS_WRITE,
+      params: orderParams,
+      responses: { 200: { description: 'The cancelled order', body: orderRecordSchema } },
+      errors: { forbidden: "Another tenant's order (admins too)", not_found: 'No order has this uid', conflict: 'The order is already filled or cancelled' },
+    },
   },
   {
     method: 'POST',
     path: `${ORDERS}/validate`,
     // A dry run: what placing the body would answer for a refused order, else 200 { valid: true }.
     handler: async ({ ctx, body }) => ({ body: await validateOrder(ctx, body) }),
+    doc: {
+      operationId: 'validateOrder',
+      summary: 'Check an order without placing it',
+      description:
+        "A dry run of placing the body: the same checks against the symbol's rules and the same errors as `POST /orders`, nothing stored or matched. A `client_order_id` already used for a different order is a conflict, as placing it would be.",
+      tag: 'exchange',
+      scope: ORDERS_WRITE,
+      body: createOrderBody,
+      responses: { 200: { description: 'Placing this body would be accepted', body: orderValidationSchema } },
+      errors: { conflict: '`client_order_id` names an order placed with a different body' },
+    },
   },
-  { method: 'GET', path: ORDERS, handler: async ({ ctx, query }) => ({ body: renderedOnce(await listOrders(ctx, query)) }) },
-  { method: 'GET', path: `${ORDERS}/:uid`, handler: async ({ ctx, params }) => ({ body: orderRecord(await getOrder(ctx, params.uid!)) }) },
-  { method: 'DELETE', path: `${ORDERS}/:uid`, handler: async ({ ctx, params }) => ({ body: orderRecord(await cancelOrder(ctx, params.uid!)) }) },
 ]

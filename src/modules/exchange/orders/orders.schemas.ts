@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { parseDecimal } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../../core/lists.ts'
+import { commonRecordShape, decimalString, listEnvelopeSchema, uuidText } from '../../../core/response-schemas.ts'
 import { customIssue, parseInput, zodErrorToDetail } from '../../../core/validation.ts'
 import { symbolName } from '../symbols/symbols.schemas.ts'
 
@@ -118,10 +119,51 @@ export const ORDER_FIELDS = [
   'cancel_reason',
 ] as const
 
-const ORDER_ORDERABLE = ORDER_FIELDS.filter((f) => f !== 'meta_data' && f !== 'is_deleted')
+export const ORDER_ORDERABLE = ORDER_FIELDS.filter((f) => f !== 'meta_data' && f !== 'is_deleted')
 
 export const orderListQuery = listQuerySchema(
   { symbol: symbolName.optional(), side: z.enum(ORDER_SIDES).optional(), status: z.enum(ORDER_STATUSES).optional() },
   ORDER_ORDERABLE,
 )
 export type OrderListQuery = z.infer<typeof orderListQuery>
+
+// --- Answers (docs/contracts.md) ---
+
+// Described where it is declared would move its lines; the registry names this very schema instead.
+z.globalRegistry.add(createOrderBody, {
+  id: 'CreateOrderRequest',
+  description:
+    'Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409.',
+})
+
+export const orderParams = z.object({
+  uid: z.string().meta({ description: "The order's uid (a UUID; anything else is 404).", example: '0b6f3c1e-2f4a-4d7b-9a51-3c2e8f1d7a60' }),
+})
+
+/** An order record (docs/api.md, "Exchange market"), in ORDER_FIELDS order. */
+export const orderRecordSchema = z
+  .object({
+    ...commonRecordShape,
+    tenant_id: uuidText,
+    client_order_id: z.string().nullable().meta({ description: "The bank's own id, when it gave one." }),
+    symbol: z.string().meta({ example: 'USD-IRR' }),
+    side: z.enum(ORDER_SIDES),
+    type: z.enum(ORDER_TYPES),
+    quantity: decimalString,
+    price: decimalString.nullable().meta({ description: 'Null for market orders.' }),
+    status: z.enum(ORDER_STATUSES),
+    filled_quantity: decimalString,
+    average_price: decimalString
+      .nullable()
+      .meta({ description: 'The volume-weighted price of its fills (price precision + 8 places); null before the first fill.' }),
+    cancel_reason: z.enum(CANCEL_REASONS).nullable().meta({
+      description:
+        'Why it was cancelled: `user` (a cancel request), `unfilled` (a market order, what the book could not fill), `self_trade` (it would have traded with its own tenant). Null unless cancelled.',
+    }),
+  })
+  .meta({ id: 'Order' })
+
+/** `POST /orders/validate`: the body would be accepted. */
+export const orderValidationSchema = z.object({ valid: z.literal(true) }).meta({ id: 'OrderValidation' })
+
+export const orderListSchema = listEnvelopeSchema('OrderList', orderRecordSchema, ORDER_FIELDS)

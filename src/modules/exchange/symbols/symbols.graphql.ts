@@ -1,10 +1,11 @@
 import type { RequestContext } from '../../../core/context.ts'
 import type { Page } from '../../../core/lists.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
-import { listQueryFromArgs, nullIfNotFound } from '../../../graphql/args.ts'
+import { listQueryFromArgs, nullIfNotFound, orderByInput } from '../../../graphql/args.ts'
 import { builder } from '../../../graphql/builder.ts'
 import { findCurrenciesByCodes } from './currencies.repository.ts'
 import { findSymbolsByNames, type SymbolRow } from './symbols.repository.ts'
+import { SYMBOL_ORDERABLE } from './symbols.schemas.ts'
 import { getSymbol, listSymbols, symbolPriceBand } from './symbols.ts'
 
 const LocalizedName = builder.objectRef<{ fa: string; en: string }>('LocalizedName').implement({
@@ -84,6 +85,8 @@ const SymbolFilter = builder.inputType('SymbolFilter', {
   }),
 })
 
+const SymbolOrderBy = orderByInput('Symbol', SYMBOL_ORDERABLE)
+
 // A document that reads only the catalog (these fields, `symbol`, and the types under them) may be
 // answered without running any resolver here: symbolsResultCachePlugin keeps its result, and
 // SymbolsReplay repeats Yoga's whole answer, while the catalog is unchanged. Both still check the
@@ -97,7 +100,7 @@ builder.queryField('symbols', (t) =>
       filter: t.arg({ type: SymbolFilter }),
       offset: t.arg.int(),
       limit: t.arg.int(),
-      orderBy: t.arg.string({ description: 'A field in snake_case as in REST, `-` prefix for descending.' }),
+      orderBy: t.arg({ type: SymbolOrderBy }),
     },
     resolve: async (_root, args, ctx) => {
       const { page, currencies } = await listSymbols(ctx, listQueryFromArgs(args))

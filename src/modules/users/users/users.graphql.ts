@@ -1,6 +1,7 @@
 import type { ListEnvelope } from '../../../core/lists.ts'
-import { listQueryFromArgs, nullIfNotFound } from '../../../graphql/args.ts'
+import { listQueryFromArgs, nullIfNotFound, orderByInput } from '../../../graphql/args.ts'
 import { builder } from '../../../graphql/builder.ts'
+import { USER_FIELDS } from './users.schemas.ts'
 import { createUser, getUser, listUsers, type UserRecord } from './users.ts'
 
 /** GraphQL face of tenant users: camelCase arguments become the REST input, then the same operation runs. */
@@ -50,6 +51,8 @@ const CreateUserInput = builder.inputType('CreateUserInput', {
   }),
 })
 
+const UserOrderBy = orderByInput('User', USER_FIELDS)
+
 builder.queryField('users', (t) =>
   t.field({
     type: UserPage,
@@ -58,7 +61,7 @@ builder.queryField('users', (t) =>
       filter: t.arg({ type: UserFilter }),
       offset: t.arg.int(),
       limit: t.arg.int(),
-      orderBy: t.arg.string({ description: 'A User field in REST spelling (created_at, username, ...); prefix - for descending.' }),
+      orderBy: t.arg({ type: UserOrderBy }),
     },
     resolve: (_root, args, ctx) => listUsers(ctx, listQueryFromArgs(args)),
   }),

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto'
 
-import { z } from 'zod'
-
 import { assertTenantAccess, isAdmin } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
 import { conflict, notFound } from '../../../core/errors.ts'
-import { COMMON_FIELDS, type CommonRecord, commonRecord, type ListEnvelope, listQuerySchema, makeHeads } from '../../../core/lists.ts'
+import { type CommonRecord, commonRecord, type ListEnvelope } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import { findUserByUid, insertUser, listUserRows, USERNAME_UNIQUE_CONSTRAINTS, type UserRow } from './users.repository.ts'
+import { createUserInput, listUsersQuery, uidPattern, userHeads } from './users.schemas.ts'
 
 /**
  * Tenant users: the people who act for a bank (docs/api.md, "Tenant users"). A caller sees and creates users of its
@@ -19,38 +18,6 @@ export interface UserRecord extends CommonRecord {
   email: string
   is_active: boolean
 }
-
-export const USER_FIELDS = [...COMMON_FIELDS, 'tenant_id', 'username', 'email', 'is_active'] as const
-
-/** As in the reference's list envelope, heads also name `id` and `revision_id`, which items do not carry. */
-export const userHeads = makeHeads(['id', 'revision_id', ...USER_FIELDS])
-
-const USERNAME_SOURCE = '^[A-Za-z0-9_.-]+$'
-const MAX_EMAIL_LENGTH = 254 // RFC 5321 path limit
-
-/** The domain of an address is case-insensitive; the local part is kept as given (RFC 5321 §2.4). */
-function lowerCaseDomain(email: string): string {
-  const at = email.lastIndexOf('@')
-  return email.slice(0, at) + email.slice(at).toLowerCase()
-}
-
-/** Fields other than these are ignored, as FastAPI models do by default. */
-export const createUserInput = z.object({
-  username: z.string().min(3, { abort: true }).max(64, { abort: true }).regex(new RegExp(USERNAME_SOURCE), `string does not match regex "${USERNAME_SOURCE}"`),
-  email: z.string().trim().max(MAX_EMAIL_LENGTH, { abort: true }).pipe(z.email()).transform(lowerCaseDomain),
-})
-export type CreateUserInput = z.input<typeof createUserInput>
-
-const uidPattern = z.guid()
-
-export const listUsersQuery = listQuerySchema(
-  {
-    username: z.string().max(64, { abort: true }).optional(),
-    email: z.string().max(MAX_EMAIL_LENGTH, { abort: true }).trim().optional(),
-    tenant_id: z.uuid().optional(),
-  },
-  USER_FIELDS,
-)
 
 export function toUserRecord(row: UserRow): UserRecord {
   return { ...commonRecord(row), tenant_id: row.tenant_id, username: row.username, email: row.email, is_active: row.is_active }

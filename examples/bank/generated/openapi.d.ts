@@ -1,0 +1,2981 @@
+// Generated from openapi.json by `npm run openapi` (openapi-typescript). Do not edit.
+export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Not an endpoint: says where the API is
+         * @description No token needed.
+         */
+        get: operations["getRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys that verify access tokens
+         * @description Every signing key not yet retired (Ed25519). Fetch again on a token whose `kid` you do not know.
+         *
+         *     No token needed.
+         */
+        get: operations["getJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with client credentials (alias of /api/sso/v1/auth/login)
+         * @deprecated
+         * @description Opens a new session: the access token's claims, `tokens.access`, `tokens.refresh` and `expires_in`. Earlier sessions of the client stay valid. Attempts are limited per address and per (client id, address).
+         *
+         *     No token needed.
+         */
+        post: operations["loginLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for new tokens (alias of /api/sso/v1/auth/refresh)
+         * @deprecated
+         * @description Consumes the refresh token (it works once) and answers a new pair in the same session. A refresh token presented again after `REFRESH_REUSE_WINDOW` seconds revokes its session.
+         *
+         *     No token needed.
+         */
+        post: operations["refreshLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/fills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fills
+         * @description Your tenant's fills, each a trade seen from one of your orders (admins: every tenant's, or one tenant's with `tenant_id`).
+         *
+         *     Requires the scope `orders:read`.
+         */
+        get: operations["listFills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Your tenant's orders (admins: every tenant's).
+         *
+         *     Requires the scope `orders:read`.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        /**
+         * Place an order
+         * @description Checked against the symbol's rules; `detail` lists every rule the order breaks, in field order.
+         *
+         *     Requires the scope `orders:write`.
+         */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/orders/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an order without placing it
+         * @description A dry run of placing the body: the same checks against the symbol's rules and the same errors as `POST /orders`, nothing stored or matched. A `client_order_id` already used for a different order is a conflict, as placing it would be.
+         *
+         *     Requires the scope `orders:write`.
+         */
+        post: operations["validateOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/orders/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order
+         * @description Requires the scope `orders:read`.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an order
+         * @description Cancels what is left of an open or partially filled order of your tenant.
+         *
+         *     Requires the scope `orders:write`.
+         */
+        delete: operations["cancelOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/symbols": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List symbols
+         * @description Tradable currency pairs with their trading rules and both currencies' display properties.
+         *
+         *     Requires the scope `symbols:read`.
+         */
+        get: operations["listSymbols"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/symbols/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One symbol
+         * @description Requires the scope `symbols:read`.
+         */
+        get: operations["getSymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/symbols/{symbol}/book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A symbol's order book
+         * @description What rests on each side, by price level, with the market sequence it reflects. Public market data: no tenant appears in it.
+         *
+         *     Requires the scope `symbols:read`.
+         */
+        get: operations["getOrderBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/symbols/{symbol}/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A symbol's latest trades
+         * @description Public trades, newest first. `total` counts every trade of the symbol.
+         *
+         *     Requires the scope `symbols:read`.
+         */
+        get: operations["listTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document (under /api)
+         * @description OpenAPI 3.1, generated from the schemas the routes validate with. Not counted against a rate limit.
+         *
+         *     No token needed.
+         */
+        get: operations["getOpenApiDocumentUnderApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with client credentials
+         * @description Opens a new session: the access token's claims, `tokens.access`, `tokens.refresh` and `expires_in`. Earlier sessions of the client stay valid. Attempts are limited per address and per (client id, address).
+         *
+         *     No token needed.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/v1/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for new tokens
+         * @description Consumes the refresh token (it works once) and answers a new pair in the same session. A refresh token presented again after `REFRESH_REUSE_WINDOW` seconds revokes its session.
+         *
+         *     No token needed.
+         */
+        post: operations["refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/v1/users/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A client's record
+         * @description Your own client: name, tenant, roles and scopes. Any other id is 403 for non-admins, whether or not it exists.
+         *
+         *     Requires a valid access token.
+         */
+        get: operations["getClientIdentity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description Your tenant's users (admins: every tenant's, or one with `tenant_id`).
+         *
+         *     Requires the scope `users:read`.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Create a user
+         * @description In your own tenant. Unknown body fields are ignored.
+         *
+         *     Requires the scope `users:write`.
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/v1/users/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user
+         * @description Requires the scope `users:read`.
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference page
+         * @description Swagger UI over this document, from bundled assets: it loads nothing from outside this service. Absent when `DOCS=false`. Not counted against a rate limit.
+         *
+         *     No token needed.
+         */
+        get: operations["getDocsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A script or stylesheet of the reference page
+         * @description No token needed.
+         */
+        get: operations["getDocsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: the process is up
+         * @description No token needed.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document
+         * @description OpenAPI 3.1, generated from the schemas the routes validate with. Not counted against a rate limit.
+         *
+         *     No token needed.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the database answers
+         * @description For load balancers: take the instance out of rotation while it answers 503.
+         *
+         *     No token needed.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description `error` is `bad_request`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Text must be valid Unicode without NUL characters",
+         *       "error": "bad_request",
+         *       "detail": "Text must be valid Unicode without NUL characters"
+         *     }
+         */
+        BadRequestError: {
+            message: string;
+            /** @constant */
+            error: "bad_request";
+            detail: string;
+        };
+        BookLevel: {
+            price: components["schemas"]["Decimal"];
+            /** @description What rests at this price, over all orders. */
+            quantity: components["schemas"]["Decimal"];
+            /** @description How many orders rest at this price. */
+            orders: number;
+        };
+        ClientIdentity: {
+            /** @description The client id. */
+            uid: components["schemas"]["Uuid"];
+            name: string;
+            tenant_id: components["schemas"]["Uuid"];
+            /**
+             * @example [
+             *       "client"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @example [
+             *       "symbols:read",
+             *       "orders:read",
+             *       "orders:write",
+             *       "users:read",
+             *       "users:write"
+             *     ]
+             */
+            scopes: string[];
+            is_active: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description `error` is `conflict`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Order is already cancelled",
+         *       "error": "conflict",
+         *       "detail": "Order is already cancelled"
+         *     }
+         */
+        ConflictError: {
+            message: string;
+            /** @constant */
+            error: "conflict";
+            detail: string;
+        };
+        /** @description Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409. */
+        CreateOrderRequest: {
+            client_order_id?: string | null;
+            symbol: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /** @enum {string} */
+            type: "limit" | "market";
+            quantity: string;
+            price?: string | null;
+        };
+        CreateUserRequest: {
+            /**
+             * @description Unique in the tenant, ignoring case.
+             * @example alice.k
+             */
+            username: string;
+            /**
+             * @description A plain `local@domain.tld` address; its domain is stored lower-cased.
+             * @example alice@bank.example
+             */
+            email: string;
+        };
+        /**
+         * @example {
+         *       "name": {
+         *         "fa": "دلار آمریکا",
+         *         "en": "US Dollar"
+         *       },
+         *       "symbol": "USD",
+         *       "precision": 2,
+         *       "icon": "/icons/usd.svg",
+         *       "is_crypto": false,
+         *       "color": "#3c3b6e",
+         *       "unit_value_irr": 1050000
+         *     }
+         */
+        CurrencyProperty: {
+            name: {
+                fa: string;
+                en: string;
+            };
+            /** @description Currency code. */
+            symbol: string;
+            precision: number;
+            /** @description URL of the currency's icon. */
+            icon: string;
+            is_crypto: boolean;
+            color: string;
+            /** @description Value of one unit in rials (1 for the rial). */
+            unit_value_irr: number;
+        };
+        /**
+         * @description An exact decimal number as text (never a JSON number); trailing zeros are kept as stored.
+         * @example 0.0100
+         */
+        Decimal: string;
+        Fill: {
+            uid: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The order of your tenant this fill belongs to. */
+            order_uid: components["schemas"]["Uuid"];
+            /** @description The trade: the same trade seen from the other order is a fill of the other side. */
+            trade_uid: components["schemas"]["Uuid"];
+            /** @example USD-IRR */
+            symbol: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /**
+             * @description `maker`: the order rested in the book; `taker`: it crossed the book.
+             * @enum {string}
+             */
+            role: "maker" | "taker";
+            /** @description The maker's price. */
+            price: components["schemas"]["Decimal"];
+            quantity: components["schemas"]["Decimal"];
+        };
+        FillList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "created_at": {
+             *         "en": "Created At"
+             *       },
+             *       "order_uid": {
+             *         "en": "Order UID"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                order_uid: components["schemas"]["Head"];
+                trade_uid: components["schemas"]["Head"];
+                symbol: components["schemas"]["Head"];
+                side: components["schemas"]["Head"];
+                role: components["schemas"]["Head"];
+                price: components["schemas"]["Head"];
+                quantity: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Fill"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        /**
+         * @description `error` is `gateway_timeout`; `detail` repeats `message`.
+         * @example {
+         *       "message": "The database did not answer in time",
+         *       "error": "gateway_timeout",
+         *       "detail": "The database did not answer in time"
+         *     }
+         */
+        GatewayTimeoutError: {
+            message: string;
+            /** @constant */
+            error: "gateway_timeout";
+            detail: string;
+        };
+        /**
+         * @description A display label of a field.
+         * @example {
+         *       "en": "Created At"
+         *     }
+         */
+        Head: {
+            en: string;
+        };
+        /**
+         * @description `error` is `internal_error`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Internal server error",
+         *       "error": "internal_error",
+         *       "detail": "Internal server error"
+         *     }
+         */
+        InternalError: {
+            /** @constant */
+            message: "Internal server error";
+            /** @constant */
+            error: "internal_error";
+            /** @constant */
+            detail: "Internal server error";
+        };
+        Jwks: {
+            keys: components["schemas"]["PublicJwk"][];
+        };
+        /**
+         * @example {
+         *       "status": "ok"
+         *     }
+         */
+        Liveness: {
+            /** @constant */
+            status: "ok";
+        };
+        /**
+         * @example {
+         *       "message": {
+         *         "en": "Authentication failed"
+         *       },
+         *       "error": "invalid_credentials",
+         *       "detail": "Authentication failed"
+         *     }
+         */
+        LoginFailure: {
+            message: {
+                /** @constant */
+                en: "Authentication failed";
+            };
+            /** @constant */
+            error: "invalid_credentials";
+            /** @constant */
+            detail: "Authentication failed";
+        };
+        /**
+         * @example {
+         *       "client_id": "<CLIENT_ID>",
+         *       "client_secret": "<CLIENT_SECRET>"
+         *     }
+         */
+        LoginRequest: {
+            /** @description Issued by the exchange center (a UUID). */
+            client_id: string;
+            /** @description Issued with the client id; shown once. */
+            client_secret: string;
+        };
+        LoginResponse: {
+            /**
+             * @description Issuer: the base address of the service.
+             * @example https://exchange.example
+             */
+            iss: string;
+            /** @description The client id. */
+            sub: components["schemas"]["Uuid"];
+            /** @description Audience (`TOKEN_AUDIENCE`, by default the issuer). */
+            aud: string;
+            /**
+             * @description Issued at, Unix seconds.
+             * @example 1764106200
+             */
+            iat: number;
+            /**
+             * @description Expiry, Unix seconds.
+             * @example 1764106800
+             */
+            exp: number;
+            /** @description Unique token id. */
+            jti: components["schemas"]["Uuid"];
+            /** @constant */
+            token_type: "access";
+            session_id: components["schemas"]["Uuid"];
+            tenant_id: components["schemas"]["Uuid"];
+            /**
+             * @example [
+             *       "client"
+             *     ]
+             */
+            roles: string[];
+            /**
+             * @example [
+             *       "symbols:read",
+             *       "orders:read",
+             *       "orders:write",
+             *       "users:read",
+             *       "users:write"
+             *     ]
+             */
+            scopes: string[];
+            /**
+             * @example [
+             *       "client_secret"
+             *     ]
+             */
+            amr: string[];
+            /** @description Equals `sub` (RFC 9068). */
+            client_id: components["schemas"]["Uuid"];
+            tokens: components["schemas"]["TokenSet"];
+            /**
+             * @description Seconds until the access token expires (`ACCESS_TOKEN_TTL`, 600 by default).
+             * @example 600
+             */
+            expires_in: number;
+        };
+        /**
+         * @description `error` is `method_not_allowed`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Method PUT is not allowed here",
+         *       "error": "method_not_allowed",
+         *       "detail": "Method PUT is not allowed here"
+         *     }
+         */
+        MethodNotAllowedError: {
+            message: string;
+            /** @constant */
+            error: "method_not_allowed";
+            detail: string;
+        };
+        /**
+         * @description `error` is `not_found`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Order not found",
+         *       "error": "not_found",
+         *       "detail": "Order not found"
+         *     }
+         */
+        NotFoundError: {
+            message: string;
+            /** @constant */
+            error: "not_found";
+            detail: string;
+        };
+        /**
+         * @example {
+         *       "status": "unavailable",
+         *       "database": "unreachable"
+         *     }
+         */
+        NotReady: {
+            /** @constant */
+            status: "unavailable";
+            /** @enum {string} */
+            database: "unreachable" | "timeout";
+        };
+        Order: {
+            uid: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            is_deleted: boolean;
+            /** @description Always null so far; reserved by the reference. */
+            meta_data: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The client (`sub`) that created the record. */
+            user_id: string;
+            tenant_id: components["schemas"]["Uuid"];
+            /** @description The bank's own id, when it gave one. */
+            client_order_id: string | null;
+            /** @example USD-IRR */
+            symbol: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /** @enum {string} */
+            type: "limit" | "market";
+            quantity: components["schemas"]["Decimal"];
+            /** @description Null for market orders. */
+            price: components["schemas"]["Decimal"] | null;
+            /** @enum {string} */
+            status: "open" | "partially_filled" | "filled" | "cancelled" | "rejected";
+            filled_quantity: components["schemas"]["Decimal"];
+            /** @description The volume-weighted price of its fills (price precision + 8 places); null before the first fill. */
+            average_price: components["schemas"]["Decimal"] | null;
+            /** @description Why it was cancelled: `user` (a cancel request), `unfilled` (a market order, what the book could not fill), `self_trade` (it would have traded with its own tenant). Null unless cancelled. */
+            cancel_reason: ("user" | "unfilled" | "self_trade") | null;
+        };
+        OrderBook: {
+            /** @example USD-IRR */
+            symbol: string;
+            /** @description The market sequence this snapshot reflects: apply the market events after it. */
+            sequence: number;
+            /** @description Buy levels, highest price first. */
+            bids: components["schemas"]["BookLevel"][];
+            /** @description Sell levels, lowest price first. */
+            asks: components["schemas"]["BookLevel"][];
+        };
+        OrderList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "created_at": {
+             *         "en": "Created At"
+             *       },
+             *       "updated_at": {
+             *         "en": "Updated At"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                updated_at: components["schemas"]["Head"];
+                is_deleted: components["schemas"]["Head"];
+                meta_data: components["schemas"]["Head"];
+                user_id: components["schemas"]["Head"];
+                tenant_id: components["schemas"]["Head"];
+                client_order_id: components["schemas"]["Head"];
+                symbol: components["schemas"]["Head"];
+                side: components["schemas"]["Head"];
+                type: components["schemas"]["Head"];
+                quantity: components["schemas"]["Head"];
+                price: components["schemas"]["Head"];
+                status: components["schemas"]["Head"];
+                filled_quantity: components["schemas"]["Head"];
+                average_price: components["schemas"]["Head"];
+                cancel_reason: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Order"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        OrderValidation: {
+            /** @constant */
+            valid: true;
+        };
+        /**
+         * @description `error` is `payload_too_large`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Request body is too large",
+         *       "error": "payload_too_large",
+         *       "detail": "Request body is too large"
+         *     }
+         */
+        PayloadTooLargeError: {
+            /** @constant */
+            message: "Request body is too large";
+            /** @constant */
+            error: "payload_too_large";
+            /** @constant */
+            detail: "Request body is too large";
+        };
+        /**
+         * @description `error` is `permission_denied`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Access denied: requires orders:write",
+         *       "error": "permission_denied",
+         *       "detail": "Access denied: requires orders:write"
+         *     }
+         */
+        PermissionDenied: {
+            message: string;
+            /** @constant */
+            error: "permission_denied";
+            detail: string;
+        };
+        PublicJwk: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            /** @description The public key, base64url. */
+            x: string;
+            /** @description Key id, the `kid` of token headers (the JWK thumbprint). */
+            kid: string;
+            /** @constant */
+            alg: "EdDSA";
+            /** @constant */
+            use: "sig";
+        };
+        /**
+         * @description `error` is `rate_limited`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Too many requests",
+         *       "error": "rate_limited",
+         *       "detail": "Too many requests"
+         *     }
+         */
+        RateLimitedError: {
+            /** @constant */
+            message: "Too many requests";
+            /** @constant */
+            error: "rate_limited";
+            /** @constant */
+            detail: "Too many requests";
+        };
+        /**
+         * @example {
+         *       "status": "ok",
+         *       "database": "ok"
+         *     }
+         */
+        Ready: {
+            /** @constant */
+            status: "ok";
+            /** @constant */
+            database: "ok";
+        };
+        /**
+         * @example {
+         *       "message": "JWT has an invalid format",
+         *       "error": "Unauthorized",
+         *       "detail": "JWT has an invalid format"
+         *     }
+         */
+        RefreshFailure: {
+            /** @constant */
+            message: "JWT has an invalid format";
+            /** @constant */
+            error: "Unauthorized";
+            /** @constant */
+            detail: "JWT has an invalid format";
+        };
+        /**
+         * @example {
+         *       "refresh_token": "<REFRESH_TOKEN>"
+         *     }
+         */
+        RefreshRequest: {
+            /** @description The `tokens.refresh` of the last login or refresh; usable once. */
+            refresh_token: string;
+        };
+        RefreshResponse: {
+            /** @constant */
+            status: "refreshed";
+            tokens: components["schemas"]["TokenSet"];
+            /**
+             * @description Seconds until the access token expires (`ACCESS_TOKEN_TTL`, 600 by default).
+             * @example 600
+             */
+            expires_in: number;
+        };
+        /**
+         * @description `error` is `service_unavailable`; `detail` repeats `message`.
+         * @example {
+         *       "message": "The service is temporarily unavailable",
+         *       "error": "service_unavailable",
+         *       "detail": "The service is temporarily unavailable"
+         *     }
+         */
+        ServiceUnavailableError: {
+            message: string;
+            /** @constant */
+            error: "service_unavailable";
+            detail: string;
+        };
+        Symbol: {
+            uid: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            is_deleted: boolean;
+            /** @description Always null so far; reserved by the reference. */
+            meta_data: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The client (`sub`) that created the record. */
+            user_id: string;
+            /**
+             * @description `<BASE>-<QUOTE>`.
+             * @example USD-IRR
+             */
+            symbol: string;
+            /** @description Decimal places a price may have; may be 0. */
+            price_precision: number;
+            /** @description Decimal places a quantity may have; negative: a multiple of 10^-p. */
+            quantity_precision: number;
+            min_order_quantity: components["schemas"]["Decimal"];
+            tick_size: components["schemas"]["Decimal"];
+            daily_fluctuation_price_limit_percent: components["schemas"]["Decimal"];
+            description: string;
+            is_active: boolean;
+            /** @description Both currencies of the pair, keyed by code. */
+            properties: {
+                [key: string]: components["schemas"]["CurrencyProperty"];
+            };
+        };
+        SymbolList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "id": {
+             *         "en": "ID"
+             *       },
+             *       "revision_id": {
+             *         "en": "Revision ID"
+             *       },
+             *       "uid": {
+             *         "en": "UID"
+             *       }
+             *     }
+             */
+            heads: {
+                id: components["schemas"]["Head"];
+                revision_id: components["schemas"]["Head"];
+                uid: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                updated_at: components["schemas"]["Head"];
+                is_deleted: components["schemas"]["Head"];
+                meta_data: components["schemas"]["Head"];
+                user_id: components["schemas"]["Head"];
+                symbol: components["schemas"]["Head"];
+                price_precision: components["schemas"]["Head"];
+                quantity_precision: components["schemas"]["Head"];
+                min_order_quantity: components["schemas"]["Head"];
+                tick_size: components["schemas"]["Head"];
+                daily_fluctuation_price_limit_percent: components["schemas"]["Head"];
+                description: components["schemas"]["Head"];
+                is_active: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Symbol"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        /**
+         * @description UTC date and time without a zone suffix, exactly 6 fraction digits (microseconds). Not RFC 3339 `date-time`, which requires a zone.
+         * @example 2026-11-25T21:30:00.123456
+         */
+        Timestamp: string;
+        /**
+         * @description `error` is `Unauthorized`; `detail` repeats `message`.
+         * @example {
+         *       "message": "No token provided",
+         *       "error": "Unauthorized",
+         *       "detail": "No token provided"
+         *     }
+         */
+        TokenFailure: {
+            message: components["schemas"]["TokenFailureMessage"];
+            /** @constant */
+            error: "Unauthorized";
+            detail: components["schemas"]["TokenFailureMessage"];
+        };
+        /** @enum {string} */
+        TokenFailureMessage: "No token provided" | "JWT has an invalid format" | "JWT has expired" | "JWT signature is invalid" | "JWT has been revoked";
+        TokenSet: {
+            /**
+             * @description The access token (Ed25519-signed JWT, `typ` `at+jwt`), sent as `Authorization: Bearer <access>`.
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ij…
+             */
+            access: string;
+            /**
+             * @description The refresh token: opaque to clients, usable once at the refresh endpoint.
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ij…
+             */
+            refresh: string;
+        };
+        Trade: {
+            uid: components["schemas"]["Uuid"];
+            /** @example USD-IRR */
+            symbol: string;
+            /** @description The maker's price. */
+            price: components["schemas"]["Decimal"];
+            quantity: components["schemas"]["Decimal"];
+            /**
+             * @description The side of the order that crossed the book.
+             * @enum {string}
+             */
+            taker_side: "buy" | "sell";
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The symbol's market event sequence (docs/api.md, "Events"). */
+            sequence: number;
+        };
+        TradeList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "symbol": {
+             *         "en": "Symbol"
+             *       },
+             *       "price": {
+             *         "en": "Price"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                symbol: components["schemas"]["Head"];
+                price: components["schemas"]["Head"];
+                quantity: components["schemas"]["Head"];
+                taker_side: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                sequence: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Trade"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        /**
+         * @description `error` is `unsupported_media_type`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Content-Type must be application/json",
+         *       "error": "unsupported_media_type",
+         *       "detail": "Content-Type must be application/json"
+         *     }
+         */
+        UnsupportedMediaTypeError: {
+            /** @constant */
+            message: "Content-Type must be application/json";
+            /** @constant */
+            error: "unsupported_media_type";
+            /** @constant */
+            detail: "Content-Type must be application/json";
+        };
+        User: {
+            uid: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            is_deleted: boolean;
+            /** @description Always null so far; reserved by the reference. */
+            meta_data: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The client (`sub`) that created the record. */
+            user_id: string;
+            tenant_id: components["schemas"]["Uuid"];
+            /** @example alice.k */
+            username: string;
+            /** @example alice@bank.example */
+            email: string;
+            is_active: boolean;
+        };
+        UserList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "id": {
+             *         "en": "ID"
+             *       },
+             *       "revision_id": {
+             *         "en": "Revision ID"
+             *       },
+             *       "uid": {
+             *         "en": "UID"
+             *       }
+             *     }
+             */
+            heads: {
+                id: components["schemas"]["Head"];
+                revision_id: components["schemas"]["Head"];
+                uid: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                updated_at: components["schemas"]["Head"];
+                is_deleted: components["schemas"]["Head"];
+                meta_data: components["schemas"]["Head"];
+                user_id: components["schemas"]["Head"];
+                tenant_id: components["schemas"]["Head"];
+                username: components["schemas"]["Head"];
+                email: components["schemas"]["Head"];
+                is_active: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["User"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        /**
+         * Format: uuid
+         * @example 5f0c7e4a-3c1b-4a53-9b7e-2f0d6c1a8e44
+         */
+        Uuid: string;
+        ValidationError: {
+            detail: components["schemas"]["ValidationIssue"][];
+        };
+        /**
+         * @example {
+         *       "type": "value_error.number.not_le",
+         *       "loc": [
+         *         "query",
+         *         "limit"
+         *       ],
+         *       "msg": "ensure this value is less than or equal to 100",
+         *       "input": "101",
+         *       "ctx": {
+         *         "limit_value": 100
+         *       }
+         *     }
+         */
+        ValidationIssue: {
+            /** @description What rule was broken: `missing`, `value_error.number.not_le`, `type_error.enum`, `json_invalid`, ... */
+            type: string;
+            /** @description Where: `["body", "<field>"]`, `["query", "<name>"]`, or `["body", <position>]` for JSON that does not parse. */
+            loc: (string | number)[];
+            msg: string;
+            /** @description The value refused (long text cut short; large structures left out). */
+            input?: unknown;
+            /** @description The rule's parameters: `limit_value`, `enum_values`, `multiple_of`, `decimal_places`, `pattern`, `error`. */
+            ctx?: {
+                [key: string]: unknown;
+            };
+        };
+    };
+    responses: {
+        /** @description The database did not answer in time */
+        GatewayTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GatewayTimeoutError"];
+            };
+        };
+        /** @description Internal error (logged with the request id; no detail is given) */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InternalError"];
+            };
+        };
+        /** @description The path exists, the method does not; `Allow` lists the methods it has */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Allow: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MethodNotAllowedError"];
+            };
+        };
+        /** @description No route has this path */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["NotFoundError"];
+            };
+        };
+        /** @description The body is over 1 MiB */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description The database is unreachable; try again after `Retry-After` seconds */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ServiceUnavailableError"];
+            };
+        };
+        /** @description Over a rate limit; nothing was done */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RateLimitedError"];
+            };
+        };
+        /** @description Missing, malformed, expired, tampered with or revoked access token */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TokenFailure"];
+            };
+        };
+        /** @description The body is not JSON (`Content-Type` must be `application/json` or `*\/*+json`) */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnsupportedMediaTypeError"];
+            };
+        };
+        /** @description Validation failed: every rule broken, in field order */
+        ValidationFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Calls allowed per window by the tightest limit this request counted against. */
+        "RateLimit-Limit": number;
+        /** @description Calls left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window resets. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
+        /** @description The request's id: the caller's own `X-Request-Id` when it is 1–128 of `[A-Za-z0-9._:-]`, else a new UUID. Quote it when reporting a problem. */
+        "X-Request-Id": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getRoot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Always: points to `/graphql`, `/api/...` and `/docs` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": "public, max-age=10";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    loginLegacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Logged in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Answers carrying tokens must not be stored (RFC 6749 §5.1). */
+                    "Cache-Control": "no-store";
+                    Pragma: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description Wrong client id or secret, or an inactive client */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginFailure"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    refreshLegacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description New tokens */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Answers carrying tokens must not be stored (RFC 6749 §5.1). */
+                    "Cache-Control": "no-store";
+                    Pragma: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshResponse"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshFailure"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listFills: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "order_uid" | "-order_uid" | "trade_uid" | "-trade_uid" | "symbol" | "-symbol" | "side" | "-side" | "role" | "-role" | "price" | "-price" | "quantity" | "-quantity";
+                symbol?: string;
+                side?: "buy" | "sell";
+                order_uid?: string;
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of fills */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FillList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description Updated at or after (ISO 8601 with a time and a zone). */
+                updated_at_from?: string;
+                /** @description Updated at or before (ISO 8601 with a time and a zone). */
+                updated_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "tenant_id" | "-tenant_id" | "client_order_id" | "-client_order_id" | "symbol" | "-symbol" | "side" | "-side" | "type" | "-type" | "quantity" | "-quantity" | "price" | "-price" | "status" | "-status" | "filled_quantity" | "-filled_quantity" | "average_price" | "-average_price" | "cancel_reason" | "-cancel_reason";
+                symbol?: string;
+                side?: "buy" | "sell";
+                status?: "open" | "partially_filled" | "filled" | "cancelled" | "rejected";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of orders */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description A retry: `client_order_id` names an order placed with the same body, which is answered as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Placed */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:write` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description `client_order_id` names an order placed with a different body */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    validateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description Placing this body would be accepted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderValidation"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:write` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description `client_order_id` names an order placed with a different body */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:read`; or: Another tenant's order */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No order has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No order has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The order is already filled or cancelled */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listSymbols: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description Updated at or after (ISO 8601 with a time and a zone). */
+                updated_at_from?: string;
+                /** @description Updated at or before (ISO 8601 with a time and a zone). */
+                updated_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "symbol" | "-symbol" | "price_precision" | "-price_precision" | "quantity_precision" | "-quantity_precision" | "min_order_quantity" | "-min_order_quantity" | "tick_size" | "-tick_size" | "daily_fluctuation_price_limit_percent" | "-daily_fluctuation_price_limit_percent" | "description" | "-description" | "is_active" | "-is_active";
+                /** @description One symbol, case-insensitive. */
+                symbol?: string;
+                /** @description `true` or `false` (also `1`/`0`, `yes`/`no`, `on`/`off`). */
+                is_active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of symbols */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SymbolList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getSymbol: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A symbol name, `<BASE>-<QUOTE>`; case-insensitive. */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The symbol */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Symbol"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No symbol has this name */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getOrderBook: {
+        parameters: {
+            query?: {
+                depth?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A symbol name, `<BASE>-<QUOTE>`; case-insensitive. */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The book */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBook"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No symbol has this name */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTrades: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A symbol name, `<BASE>-<QUOTE>`; case-insensitive. */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest trades */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradeList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No symbol has this name */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getOpenApiDocumentUnderApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": "public, max-age=60";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Logged in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Answers carrying tokens must not be stored (RFC 6749 §5.1). */
+                    "Cache-Control": "no-store";
+                    Pragma: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResponse"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description Wrong client id or secret, or an inactive client */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginFailure"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    refresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description New tokens */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description Answers carrying tokens must not be stored (RFC 6749 §5.1). */
+                    "Cache-Control": "no-store";
+                    Pragma: "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshResponse"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefreshFailure"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getClientIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A client id: the caller's own (`sub`); admins may read any. */
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientIdentity"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Another client's id (for non-admins, whether or not it exists) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description Admins only: no client has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description Updated at or after (ISO 8601 with a time and a zone). */
+                updated_at_from?: string;
+                /** @description Updated at or before (ISO 8601 with a time and a zone). */
+                updated_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "is_deleted" | "-is_deleted" | "meta_data" | "-meta_data" | "user_id" | "-user_id" | "tenant_id" | "-tenant_id" | "username" | "-username" | "email" | "-email" | "is_active" | "-is_active";
+                /** @description Exact username, ignoring case. */
+                username?: string;
+                /** @description Exact address, ignoring case. */
+                email?: string;
+                /** @description Admins: one tenant's users. Others may name only their own tenant. */
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of users */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `users:read`; or: `tenant_id` names another tenant (non-admins) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `users:write` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description The username is taken in this tenant (ignoring case) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `users:read`; or: Another tenant's user */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No user has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getDocsPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Security-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDocsAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "swagger-ui-bundle.js" | "swagger-ui.css" | "docs.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                };
+            };
+            /** @description No such asset */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": "public, max-age=60";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ready"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The database is unreachable or too slow */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+}

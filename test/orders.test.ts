@@ -611,9 +611,17 @@ describe('GraphQL orders', () => {
       const quantity = symbol === 'BTC-USDT' ? '1' : '1000'
       expect((await place({ symbol, side: 'buy', type: 'limit', quantity, price }, trader)).status).toBe(201)
     }
-    const before = server.services.database.queryCount()
-    const res = await server.graphql(OrdersWithMarketsDocument, { limit: 10 }, { token: trader.token })
-    const statements = server.services.database.queryCount() - before
+    // The count is the process's: a background statement (the symbols' change poll) may land in
+    // one window, never in three in a row; unbatched loads would add one per order every time.
+    const load = async () => {
+      const before = server.services.database.queryCount()
+      const res = await server.graphql(OrdersWithMarketsDocument, { limit: 10 }, { token: trader.token })
+      return { res, statements: server.services.database.queryCount() - before }
+    }
+    const first = await load()
+    const { res } = first
+    let { statements } = first
+    for (let attempt = 1; attempt < 3 && statements > 3; attempt++) statements = Math.min(statements, (await load()).statements)
     expect(res.errors).toBeUndefined()
     expect(res.data!.orders.items.map((o) => [o.symbol, o.market.symbol, o.market.base.symbol])).toEqual([
       ['USD-IRR', 'USD-IRR', 'USD'],

@@ -70,6 +70,16 @@ describe('request log', () => {
     }
   })
 
+  it('answers a fault outside every handler 500 with the request id, and logs it with that id', async () => {
+    const res = await server.request('GET', '/probe/bad-header', { headers: { 'x-request-id': 'outside-handler' } })
+    expect(res.status).toBe(500)
+    expect(res.body).toEqual({ message: 'Internal server error', error: 'internal_error', detail: 'Internal server error' })
+    expect(res.headers.get('x-request-id')).toBe('outside-handler')
+    expect(sink.lines().find((l) => l.requestId === 'outside-handler' && l.msg === 'request failed outside its handler')).toMatchObject({ level: 50 })
+    const anonymous = await server.request('GET', '/probe/bad-header')
+    expect(anonymous.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
   it('names the authenticated client as sub', async () => {
     const res = await server.request('GET', '/probe/authenticated', { token: client.token })
     const line = sink.requests().find((l) => l.requestId === res.headers.get('x-request-id'))

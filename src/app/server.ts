@@ -15,7 +15,7 @@ import { graphqlRateLimitsPlugin } from '../graphql/rate-limits.ts'
 import { checkLoginAttempt, penaliseFailedLogin } from '../http/login-attempts.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
-import { openRequestState, RequestStates } from '../http/request-state.ts'
+import { openRequestState, requestIdFrom, RequestStates } from '../http/request-state.ts'
 import { checkRequestTarget } from '../http/request-target.ts'
 import { restHandler, UNMATCHED_ROUTE } from '../http/rest-handler.ts'
 import { type Route, Router } from '../http/router.ts'
@@ -117,8 +117,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) {
         const length = url.pathname === GRAPHQL_PATH ? replay.candidateLength(req, url) : undefined
         if (length === undefined) void yoga(req, res)
-        else replay.serve(req, res, length, replayHooks).catch((error: unknown) => answerUnexpected(services, res, error))
-      } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, res, error))
+        else replay.serve(req, res, length, replayHooks).catch((error: unknown) => answerUnexpected(services, req, res, error))
+      } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, req, res, error))
     },
   }
 }
@@ -137,12 +137,16 @@ function renderGraphiQLOnce(options: Parameters<typeof renderGraphiQL>[0]): stri
   return page as unknown as string
 }
 
-/** A fault outside every handler's own error handling: logged, answered 500 if still possible. */
-function answerUnexpected(services: Services, res: ServerResponse, error: unknown): void {
-  services.logger.error({ err: error }, 'request failed outside its handler')
+/**
+ * A fault outside every handler's own error handling: logged, answered 500 if still possible, with
+ * the caller's request id (or a new one, in the log line too) so the two can be matched.
+ */
+function answerUnexpected(services: Services, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  const requestId = requestIdFrom(header(req, 'x-request-id'))
+  services.logger.error({ err: error, requestId }, 'request failed outside its handler')
   if (res.headersSent) return void res.destroy()
   const body = JSON.stringify(restErrorBody(new AppError('internal')))
-  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId })
   res.end(body)
 }
 

@@ -6,6 +6,11 @@ import { clientIp } from './client-ip.ts'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** The caller's own `X-Request-Id` when it is sane, else a new one. */
+export function requestIdFrom(incomingId: string | null | undefined): string {
+  return incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID()
+}
+
 /**
  * A request's state from what arrived: an incoming `X-Request-Id` is kept when it is sane, so a
  * bank can trace a call end to end.
@@ -17,7 +22,7 @@ export function openRequestState(
   trustProxyHops: number,
 ): RequestState {
   return {
-    id: incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID(),
+    id: requestIdFrom(incomingId),
     startedAt: process.hrtime.bigint(),
     clientIp: clientIp(socketAddress, forwardedFor ?? null, trustProxyHops),
     clientId: undefined,

@@ -43,6 +43,8 @@ export function probeApp(): AppOptions & { calls: { authenticated: number; login
         throw new Error('secret internals: SELECT client_secret FROM clients')
       },
     },
+    // A fault past every handler's own error handling: Node refuses the header when writing the head.
+    { method: 'GET', path: '/probe/bad-header', access: 'public', handler: () => ({ body: {}, headers: { 'x-probe': 'a\nb' } }) },
     {
       method: 'POST',
       path: '/probe/items',

@@ -118,7 +118,7 @@ describe('matching in price-time priority', () => {
       bids: [],
       asks: [
         { price: '10.00', quantity: '0.50', orders: 1 },
-        { price: '10.50', quantity: '1', orders: 1 },
+        { price: '10.50', quantity: '1.00', orders: 1 },
       ],
     })
   })
@@ -152,7 +152,7 @@ describe('matching in price-time priority', () => {
     expect(buy).toMatchObject({ status: 'cancelled', cancel_reason: 'self_trade', filled_quantity: '1.00', average_price: '50.00' })
     // The own order rests untouched, and nothing of the buy rests.
     expect((await get(alice, `${ORDERS}/${own.uid}`)).body).toMatchObject({ status: 'open', filled_quantity: '0' })
-    expect(await book(symbol)).toMatchObject({ bids: [], asks: [{ price: '50.10', quantity: '1', orders: 1 }] })
+    expect(await book(symbol)).toMatchObject({ bids: [], asks: [{ price: '50.10', quantity: '1.00', orders: 1 }] })
     const blocked = await place(colleague, market(symbol, 'buy', '1'))
     expect(blocked).toMatchObject({ status: 'cancelled', cancel_reason: 'self_trade', filled_quantity: '0' })
   })
@@ -272,14 +272,19 @@ describe('market data', () => {
     for (const price of ['11.00', '12.00', '13.00']) await place(bob, limit(symbol, 'sell', '1', price))
     const full = await book(symbol)
     expect(full.bids).toEqual([
-      { price: '9.00', quantity: '1', orders: 1 },
-      { price: '8.00', quantity: '5', orders: 2 },
-      { price: '7.00', quantity: '1', orders: 1 },
+      { price: '9.00', quantity: '1.00', orders: 1 },
+      { price: '8.00', quantity: '5.00', orders: 2 },
+      { price: '7.00', quantity: '1.00', orders: 1 },
     ])
     expect(full.asks.map((l: any) => l.price)).toEqual(['11.00', '12.00', '13.00'])
     expect(full.sequence).toBe(7)
     const top = await book(symbol, '?depth=1')
-    expect(top).toEqual({ symbol, sequence: 7, bids: [{ price: '9.00', quantity: '1', orders: 1 }], asks: [{ price: '11.00', quantity: '1', orders: 1 }] })
+    expect(top).toEqual({
+      symbol,
+      sequence: 7,
+      bids: [{ price: '9.00', quantity: '1.00', orders: 1 }],
+      asks: [{ price: '11.00', quantity: '1.00', orders: 1 }],
+    })
     // Lower case names the same symbol, as everywhere.
     expect((await book(symbol.toLowerCase())).symbol).toBe(symbol)
   })

@@ -63,6 +63,8 @@ async function main() {
       logger.error('shutdown did not finish in time')
       process.exit(1)
     }, SHUTDOWN_DEADLINE_MS).unref()
+    // Open event streams end first, so their clients reconnect to another process and resume by id.
+    services.events.close()
     await running.close()
     await closeServices(services)
     logger.info('stopped')

@@ -132,7 +132,15 @@ function operation(route: Route, doc: RouteDoc): ZodOpenApiOperationObject {
     tags: [doc.tag],
     ...(doc.deprecated ? { deprecated: true } : {}),
     security: access === 'token' ? [{ bearerAuth: [] }] : [],
-    ...(doc.params || doc.query ? { requestParams: { ...(doc.params ? { path: doc.params } : {}), ...(doc.query ? { query: doc.query } : {}) } } : {}),
+    ...(doc.params || doc.query || doc.requestHeaders
+      ? {
+          requestParams: {
+            ...(doc.params ? { path: doc.params } : {}),
+            ...(doc.query ? { query: doc.query } : {}),
+            ...(doc.requestHeaders ? { header: doc.requestHeaders } : {}),
+          },
+        }
+      : {}),
     ...(doc.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: doc.body, ...(doc.bodyExamples ? { examples: doc.bodyExamples } : {}) } } } }
       : {}),

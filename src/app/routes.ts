@@ -2,6 +2,7 @@ import type { DocumentedRoute } from '../http/router.ts'
 import { clientIdentityRoutes } from '../modules/auth/clients/client-identity.rest.ts'
 import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
+import { eventRoutes } from '../modules/exchange/events/events.rest.ts'
 import { fillRoutes } from '../modules/exchange/fills/fills.rest.ts'
 import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
 import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
@@ -24,6 +25,7 @@ export const routes: DocumentedRoute[] = [
   ...marketRoutes,
   ...orderRoutes,
   ...fillRoutes,
+  ...eventRoutes,
   ...userRoutes,
   ...openApiRoutes(() => routes),
   ...docsPageRoutes,

@@ -6,6 +6,7 @@ import '../modules/exchange/symbols/symbols.graphql.ts'
 import '../modules/exchange/orders/orders.graphql.ts'
 import '../modules/exchange/fills/fills.graphql.ts'
 import '../modules/exchange/market/market.graphql.ts'
+import '../modules/exchange/events/events.graphql.ts'
 import '../modules/users/users/users.graphql.ts'
 
 import { lexicographicSortSchema } from 'graphql'

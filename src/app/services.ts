@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+
 import type { Logger } from 'pino'
 
 import type { Config } from '../core/config.ts'
@@ -6,10 +8,14 @@ import type { Page } from '../core/lists.ts'
 import { ReadCoalescer } from '../core/read-coalescer.ts'
 import { type DatabaseHandle, type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
+import { listenForNotifications, type NotificationListener } from '../db/notifications.ts'
 import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/auth/keys/signing-keys.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
 import { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
+import { EventHub } from '../modules/exchange/events/event-hub.ts'
+import { EventRetention } from '../modules/exchange/events/event-retention.ts'
+import { EVENTS_CHANNEL, lastSequences, readEvents, type StreamKey } from '../modules/exchange/events/events.repository.ts'
 import { Matching } from '../modules/exchange/matching/matcher.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/symbols-cache.ts'
@@ -33,7 +39,17 @@ export interface AppServices {
   matching: Matching
   /** Identical concurrent order lists share one statement (see ReadCoalescer). */
   orderLists: ReadCoalescer<Page<OrderRow>>
+  /** Every open event stream of this process (docs/events.md). */
+  events: EventHub
+  /** Wake-ups from other processes' matching passes (PostgreSQL only). */
+  eventNotifications: NotificationListener | undefined
+  eventRetention: EventRetention
 }
+
+// How often each followed stream's last sequence is checked: the longest a lost wake-up delays an event.
+const EVENT_POLL_MS = 1000
+// How often events older than EVENT_RETENTION_DAYS are deleted.
+const EVENT_PURGE_INTERVAL_MS = 3_600_000
 
 declare module '../core/context.ts' {
   // The services every request context carries (see the note on `Services` there).
@@ -68,11 +84,36 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize),
       sessionMaxAge: config.sessionMaxAge,
     })
+    const db = database.db
+    const events = new EventHub({ read: (key, after, limit) => readEvents(db, key, after, limit), lastSequences: (keys) => lastSequences(db, keys) }, logger, {
+      pollMs: EVENT_POLL_MS,
+      maxStreamsPerClient: config.maxStreamsPerClient,
+    })
+    events.start()
+    // Names this process in its NOTIFYs, so it skips its own: its passes wake its streams directly.
+    const instance = randomUUID().slice(0, 8)
+    const eventNotifications = config.databaseUrl
+      ? listenForNotifications(
+          config.databaseUrl,
+          EVENTS_CHANNEL,
+          {
+            notification: (payload) => {
+              const [from, ...keys] = payload.split(' ')
+              if (from !== instance) events.wake(keys as StreamKey[])
+            },
+            listening: () => events.wakeAll(),
+          },
+          logger,
+        )
+      : undefined
+    const eventRetention = new EventRetention(db, config.eventRetentionDays)
+    eventRetention.start(EVENT_PURGE_INTERVAL_MS, (err) => logger.warn({ err }, 'event purge failed'))
     const matching = new Matching(database.db, {
       // Half the pool, so reads and other writes always find a connection; the embedded database
       // is one connection, used without transactions (one process: it is the only matcher).
       maxConcurrentPasses: database.kind === 'pglite' ? 1 : Math.max(1, Math.floor(config.dbPoolSize / 2)),
       transactions: database.kind === 'postgres',
+      events: { committed: (keys) => events.wake(keys), ...(eventNotifications ? { notify: { instance } } : {}) },
     })
     return {
       config,
@@ -88,6 +129,9 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       sessionWrites,
       matching,
       orderLists: new ReadCoalescer(),
+      events,
+      eventNotifications,
+      eventRetention,
     }
   } catch (error) {
     await rateLimits.close()
@@ -107,7 +151,14 @@ async function warnOfPlainKeys(db: Db, config: Config, logger: Logger): Promise<
 }
 
 export async function closeServices(services: Services): Promise<void> {
-  await Promise.all([services.keys.stop(), services.revocations.stop(), services.symbolsCache.stop()])
+  services.events.close()
+  await Promise.all([
+    services.keys.stop(),
+    services.revocations.stop(),
+    services.symbolsCache.stop(),
+    services.eventRetention.stop(),
+    services.eventNotifications?.close(),
+  ])
   await services.database.close()
   await services.rateLimits.close()
 }

@@ -61,6 +61,9 @@ const envSchema = z.object({
   DB_POOL_SIZE: integer(1, 200).default(10),
   STATEMENT_TIMEOUT_MS: integer(100, 600_000).default(5000),
   TRUST_PROXY: proxyHops.default(0),
+  MAX_STREAMS_PER_CLIENT: integer(1, 100_000).default(10),
+  EVENT_RETENTION_DAYS: integer(1, 3650).default(7),
+  EVENTS_PING_SECONDS: integer(1, 15).default(15),
   METRICS_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters')
@@ -97,6 +100,12 @@ export type Config = {
   /** Proxies in front of the service whose `X-Forwarded-For` entries are believed (0: none). */
   trustProxyHops: number
   metricsToken: string | undefined
+  /** Event streams (SSE and GraphQL subscriptions) one client may hold open at once, per process. */
+  maxStreamsPerClient: number
+  /** Days events are kept; resuming from before that is 410 `events_expired`. */
+  eventRetentionDays: number
+  /** Seconds between `: ping` comments on an idle SSE stream. */
+  eventsPingSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -142,5 +151,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     trustProxyHops: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
+    maxStreamsPerClient: e.MAX_STREAMS_PER_CLIENT,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
+    eventsPingSeconds: e.EVENTS_PING_SECONDS,
   }
 }

@@ -10,9 +10,11 @@ export type ErrorKind =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'events_expired'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'resync'
   | 'internal'
   | 'service_unavailable'
   | 'gateway_timeout'
@@ -42,9 +44,12 @@ export const kinds: Record<ErrorKind, KindInfo> = {
   not_found: { status: 404, error: 'not_found', graphqlCode: 'NOT_FOUND', defaultMessage: 'Not found' },
   method_not_allowed: { status: 405, error: 'method_not_allowed', graphqlCode: 'BAD_REQUEST', defaultMessage: 'Method not allowed' },
   conflict: { status: 409, error: 'conflict', graphqlCode: 'CONFLICT', defaultMessage: 'Conflict' },
+  events_expired: { status: 410, error: 'events_expired', graphqlCode: 'EVENTS_EXPIRED', defaultMessage: 'These events are no longer kept' },
   payload_too_large: { status: 413, error: 'payload_too_large', graphqlCode: 'BAD_REQUEST', defaultMessage: 'Request body is too large' },
   unsupported_media_type: { status: 415, error: 'unsupported_media_type', graphqlCode: 'BAD_REQUEST', defaultMessage: 'Content-Type must be application/json' },
   rate_limited: { status: 429, error: 'rate_limited', graphqlCode: 'RATE_LIMITED', defaultMessage: 'Too many requests' },
+  // Only ends a stream (GraphQL; REST sends `event: resync`), never answers a request.
+  resync: { status: 409, error: 'resync', graphqlCode: 'RESYNC', defaultMessage: 'The stream fell too far behind: resume from the last sequence received' },
   internal: { status: 500, error: 'internal_error', graphqlCode: 'INTERNAL_SERVER_ERROR', defaultMessage: 'Internal server error' },
   service_unavailable: { status: 503, error: 'service_unavailable', graphqlCode: 'SERVICE_UNAVAILABLE', defaultMessage: 'Service unavailable' },
   gateway_timeout: { status: 504, error: 'gateway_timeout', graphqlCode: 'GATEWAY_TIMEOUT', defaultMessage: 'Gateway timeout' },

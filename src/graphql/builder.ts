@@ -24,3 +24,4 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({})
 builder.mutationType({})
+builder.subscriptionType({})

@@ -22,6 +22,8 @@ export interface RouteDoc {
   params?: z.ZodObject
   /** Query parameters: the list schema the operation validates with (unknown ones are 422). */
   query?: z.ZodObject
+  /** Request headers it reads beyond `Authorization`. */
+  requestHeaders?: z.ZodObject
   /** The JSON body: the schema the operation validates with. Implies 400, 413, 415 and 422. */
   body?: z.ZodType
   bodyExamples?: Examples
@@ -50,12 +52,12 @@ export type ApiTag = keyof typeof API_TAGS
 
 export const API_TAGS = {
   auth: 'Log in with client credentials, refresh tokens, read your client record and the public signing keys.',
-  exchange: 'Tradable symbols and their rules; placing, listing and cancelling orders.',
+  exchange: 'Tradable symbols and their rules; placing, listing and cancelling orders; fills, the book, trades and live events.',
   users: "The tenant's users: the people who act for a bank.",
   system: 'Health checks, this document and the API reference page.',
 } as const
 
-export type DocumentedErrorKind = Exclude<ErrorKind, 'validation' | 'unauthenticated' | 'invalid_credentials' | 'rate_limited' | 'internal'>
+export type DocumentedErrorKind = Exclude<ErrorKind, 'validation' | 'unauthenticated' | 'invalid_credentials' | 'rate_limited' | 'internal' | 'resync'>
 
 // --- Headers ---
 
@@ -148,6 +150,7 @@ export const errorBodies = {
   not_found: errorBody('NotFoundError', 'not_found', 'Order not found'),
   method_not_allowed: errorBody('MethodNotAllowedError', 'method_not_allowed', 'Method PUT is not allowed here'),
   conflict: errorBody('ConflictError', 'conflict', 'Order is already cancelled'),
+  events_expired: errorBody('EventsExpiredError', 'events_expired', 'Events after 12 are no longer kept (7 days); the oldest kept is 5230'),
   payload_too_large: errorBody('PayloadTooLargeError', 'payload_too_large', 'Request body is too large', z.literal(kinds.payload_too_large.defaultMessage)),
   unsupported_media_type: errorBody(
     'UnsupportedMediaTypeError',
@@ -155,7 +158,7 @@ export const errorBodies = {
     'Content-Type must be application/json',
     z.literal(kinds.unsupported_media_type.defaultMessage),
   ),
-  rate_limited: errorBody('RateLimitedError', 'rate_limited', 'Too many requests', z.literal(kinds.rate_limited.defaultMessage)),
+  rate_limited: errorBody('RateLimitedError', 'rate_limited', 'Too many requests'),
   internal: errorBody('InternalError', 'internal', 'Internal server error', z.literal(kinds.internal.defaultMessage)),
   service_unavailable: errorBody('ServiceUnavailableError', 'service_unavailable', 'The service is temporarily unavailable'),
   gateway_timeout: errorBody('GatewayTimeoutError', 'gateway_timeout', 'The database did not answer in time'),

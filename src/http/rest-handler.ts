@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { RequestContext } from '../core/context.ts'
 import { AppError, restErrorBody, toAppError } from '../core/errors.ts'
+import { EventStreamWriter } from './event-stream.ts'
 import { readJsonBody } from './json-body.ts'
 import type { Route, RouteAccess, Router } from './router.ts'
 
@@ -16,6 +17,25 @@ export class RawBody {
     readonly bytes: Buffer,
     readonly contentType: string,
   ) {}
+}
+
+/**
+ * A Server-Sent Events stream: the head is written (200, `text/event-stream`), then `open` takes
+ * the response over and writes messages until it ends the stream or the client leaves.
+ */
+export class EventStreamBody {
+  constructor(
+    readonly open: (stream: EventStreamWriter) => void,
+    /** The stream will never open (a HEAD request, a client already gone): frees what was taken for it. */
+    readonly cancel: () => void,
+  ) {}
+}
+
+const EVENT_STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  // Proxies that buffer answers (nginx) would hold events back.
+  'x-accel-buffering': 'no',
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
@@ -66,6 +86,7 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
     let status: number
     let body: string | Buffer
     let headers: Record<string, string>
+    let stream: EventStreamBody | undefined
     try {
       const match = router.match(method, url.pathname)
       if (!match) throw new AppError('not_found', `No route for ${url.pathname}`)
@@ -80,11 +101,16 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
       const result = await match.route.handler({
         params: match.params,
         query: parseQuery(url),
+        header: (name) => header(req, name),
         ctx,
         body: () => (parsedBody ??= readJsonBody(req)),
       })
       status = result.status ?? 200
-      if (result.body instanceof RawBody) {
+      if (result.body instanceof EventStreamBody) {
+        stream = result.body
+        body = ''
+        headers = { ...EVENT_STREAM_HEADERS, ...result.headers }
+      } else if (result.body instanceof RawBody) {
         body = result.body.bytes
         headers = { 'content-type': result.body.contentType, ...result.headers }
       } else {
@@ -103,11 +129,24 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
     } catch (thrown) {
       hooks.onError(toAppError(thrown), ctx)
     }
+    if (stream && (method === 'HEAD' || res.destroyed || res.writableEnded)) stream.cancel()
+    else if (stream) {
+      res.writeHead(status, headers)
+      res.flushHeaders()
+      stream.open(new EventStreamWriter(res))
+      return
+    }
     if (res.destroyed || res.writableEnded) return
     headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)
     res.writeHead(status, headers)
     res.end(method === 'HEAD' ? undefined : body)
   }
+}
+
+/** One request header as a string (Node joins repeated ones). */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
 }
 
 /** The route label of requests no route matches, in logs and metrics. */

@@ -7,6 +7,8 @@ export interface RestRequest {
   params: Record<string, string>
   /** Query parameters; a name given twice keeps its last value. */
   query: Record<string, string>
+  /** A request header (lower-case name), repeated ones joined with `, `. */
+  header: (name: string) => string | undefined
   ctx: RequestContext
   /** The parsed JSON body (422/413/415 on bad bodies); `undefined` when empty. */
   body: () => Promise<unknown>

@@ -84,6 +84,8 @@ export async function startTestServer(env: Record<string, string> = {}, database
     if (stopped) return
     stopped = true
     unregister()
+    // As the service's own shutdown does: open event streams end first (src/app/main.ts).
+    services.events.close()
     await running.close()
     await closeServices(services)
   }

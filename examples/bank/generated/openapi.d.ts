@@ -88,6 +88,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your tenant's order events
+         * @description Every change of your orders, in order: `order.created`, `order.updated` (filled, partially filled, cancelled) and `fill`, numbered by `sequence` without gaps. With `Accept: text/event-stream`, a Server-Sent Events stream that resumes after `after` or `Last-Event-ID`; otherwise one page of the events after `after`, for polling.
+         *
+         *     Requires the scope `orders:read`.
+         */
+        get: operations["streamOrderEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/v1/fills": {
         parameters: {
             query?: never;
@@ -242,6 +264,28 @@ export interface paths {
          *     Requires the scope `symbols:read`.
          */
         get: operations["getOrderBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/symbols/{symbol}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A symbol's market events
+         * @description The symbol's trades (`trade`) and book level changes (`book`), numbered by `sequence` without gaps; the book snapshot carries the sequence it reflects, so apply the events after it. Public market data: no tenant appears in it. Streams and lists as `GET /api/exchange/v1/events` does.
+         *
+         *     Requires the scope `symbols:read`.
+         */
+        get: operations["streamMarketEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -532,11 +576,31 @@ export interface components {
             error: "bad_request";
             detail: string;
         };
+        BookEvent: {
+            /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
+            sequence: number;
+            /** @constant */
+            type: "book";
+            created_at: components["schemas"]["Timestamp"];
+            book: components["schemas"]["BookLevelChange"];
+        };
         BookLevel: {
             price: components["schemas"]["Decimal"];
             /** @description What rests at this price, over all orders. */
             quantity: components["schemas"]["Decimal"];
             /** @description How many orders rest at this price. */
+            orders: number;
+        };
+        BookLevelChange: {
+            /**
+             * @description `buy`: a bid level; `sell`: an ask level.
+             * @enum {string}
+             */
+            side: "buy" | "sell";
+            price: components["schemas"]["Decimal"];
+            /** @description The level's new total; "0" removes the level. */
+            quantity: components["schemas"]["Decimal"];
+            /** @description Orders now resting at this price. */
             orders: number;
         };
         ClientIdentity: {
@@ -635,6 +699,20 @@ export interface components {
          * @example 0.0100
          */
         Decimal: string;
+        /**
+         * @description `error` is `events_expired`; `detail` repeats `message`.
+         * @example {
+         *       "message": "Events after 12 are no longer kept (7 days); the oldest kept is 5230",
+         *       "error": "events_expired",
+         *       "detail": "Events after 12 are no longer kept (7 days); the oldest kept is 5230"
+         *     }
+         */
+        EventsExpiredError: {
+            message: string;
+            /** @constant */
+            error: "events_expired";
+            detail: string;
+        };
         Fill: {
             uid: components["schemas"]["Uuid"];
             created_at: components["schemas"]["Timestamp"];
@@ -826,6 +904,35 @@ export interface components {
              */
             expires_in: number;
         };
+        MarketEvent: components["schemas"]["TradeEvent"] | components["schemas"]["BookEvent"];
+        MarketEventList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "sequence": {
+             *         "en": "Sequence"
+             *       },
+             *       "type": {
+             *         "en": "Type"
+             *       },
+             *       "created_at": {
+             *         "en": "Created At"
+             *       }
+             *     }
+             */
+            heads: {
+                sequence: components["schemas"]["Head"];
+                type: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                trade: components["schemas"]["Head"];
+                book: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["MarketEvent"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
         /**
          * @description `error` is `method_not_allowed`; `detail` repeats `message`.
          * @example {
@@ -906,6 +1013,48 @@ export interface components {
             bids: components["schemas"]["BookLevel"][];
             /** @description Sell levels, lowest price first. */
             asks: components["schemas"]["BookLevel"][];
+        };
+        OrderEvent: {
+            /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
+            sequence: number;
+            /**
+             * @description `order.created`, `order.updated` (filled, partially filled or cancelled), `fill`.
+             * @enum {string}
+             */
+            type: "order.created" | "order.updated" | "fill";
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The order as the change left it. */
+            order: components["schemas"]["Order"];
+            /** @description The fill of a `fill` event; null otherwise. */
+            fill: components["schemas"]["Fill"] | null;
+        };
+        OrderEventList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "sequence": {
+             *         "en": "Sequence"
+             *       },
+             *       "type": {
+             *         "en": "Type"
+             *       },
+             *       "created_at": {
+             *         "en": "Created At"
+             *       }
+             *     }
+             */
+            heads: {
+                sequence: components["schemas"]["Head"];
+                type: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                order: components["schemas"]["Head"];
+                fill: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["OrderEvent"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
         };
         OrderList: {
             /**
@@ -1004,12 +1153,10 @@ export interface components {
          *     }
          */
         RateLimitedError: {
-            /** @constant */
-            message: "Too many requests";
+            message: string;
             /** @constant */
             error: "rate_limited";
-            /** @constant */
-            detail: "Too many requests";
+            detail: string;
         };
         /**
          * @example {
@@ -1188,6 +1335,14 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description The symbol's market event sequence (docs/api.md, "Events"). */
             sequence: number;
+        };
+        TradeEvent: {
+            /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
+            sequence: number;
+            /** @constant */
+            type: "trade";
+            created_at: components["schemas"]["Timestamp"];
+            trade: components["schemas"]["Trade"];
         };
         TradeList: {
             /**
@@ -1637,6 +1792,87 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    streamOrderEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this sequence: every event after it, in order. Without it a stream starts with the next event committed, and a list with the oldest kept. */
+                after?: number;
+                limit?: number;
+                /** @description Admins only: another tenant's stream. */
+                tenant_id?: string;
+            };
+            header?: {
+                /** @description `text/event-stream` for a stream; anything else answers the JSON list. */
+                accept?: string;
+                /** @description As `after`: the `id` of the last message received (what SSE clients send when they reconnect). */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, or one page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderEventList"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description `after` is older than the events kept (`EVENT_RETENTION_DAYS`) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsExpiredError"];
+                };
+            };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2312,6 +2548,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    streamMarketEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this sequence: every event after it, in order. Without it a stream starts with the next event committed, and a list with the oldest kept. */
+                after?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description `text/event-stream` for a stream; anything else answers the JSON list. */
+                accept?: string;
+                /** @description As `after`: the `id` of the last message received (what SSE clients send when they reconnect). */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description A symbol name, `<BASE>-<QUOTE>`; case-insensitive. */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream, or one page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketEventList"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No symbol has this name */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description `after` is older than the events kept (`EVENT_RETENTION_DAYS`) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsExpiredError"];
                 };
             };
             422: components["responses"]["ValidationFailed"];

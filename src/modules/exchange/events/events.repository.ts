@@ -10,47 +10,117 @@ export interface StoredEvent {
   payload: string
 }
 
-/** A tenant's events after `after`, in sequence order, at most `limit`. */
-export async function readTenantEvents(db: Db, tenantId: string, after: number, limit: number): Promise<StoredEvent[]> {
-  return db
-    .selectFrom('tenant_events')
-    .select(['sequence', 'type', 'created_at', 'payload'])
-    .where('tenant_id', '=', tenantId)
-    .where('sequence', '>', after)
-    .orderBy('sequence')
-    .limit(limit)
-    .execute()
-}
+/**
+ * A stream's name: `t:<tenant id>` for a tenant's order events, `m:<symbol>` for a symbol's market
+ * events. One text names it in the hub, in notifications and in logs.
+ */
+export type StreamKey = `t:${string}` | `m:${string}`
 
-/** A symbol's market events after `after`, in sequence order, at most `limit`. */
-export async function readMarketEvents(db: Db, symbol: string, after: number, limit: number): Promise<StoredEvent[]> {
+export const tenantStream = (tenantId: string): StreamKey => `t:${tenantId}`
+export const marketStream = (symbol: string): StreamKey => `m:${symbol}`
+
+/** The channel the matching passes notify on PostgreSQL (docs/events.md). */
+export const EVENTS_CHANNEL = 'exchange_events'
+
+/** A stream's events after `after`, in sequence order, at most `limit`. */
+export async function readEvents(db: Db, key: StreamKey, after: number, limit: number): Promise<StoredEvent[]> {
+  const name = key.slice(2)
+  if (key.startsWith('t:')) {
+    return db
+      .selectFrom('tenant_events')
+      .select(['sequence', 'type', 'created_at', 'payload'])
+      .where('tenant_id', '=', name)
+      .where('sequence', '>', after)
+      .orderBy('sequence')
+      .limit(limit)
+      .execute()
+  }
   return db
     .selectFrom('market_events')
     .select(['sequence', 'type', 'created_at', 'payload'])
-    .where('symbol', '=', symbol)
+    .where('symbol', '=', name)
     .where('sequence', '>', after)
     .orderBy('sequence')
     .limit(limit)
     .execute()
 }
 
-/** The tenant's last event sequence (0 before its first event). */
-export async function lastTenantSequence(db: Db, tenantId: string): Promise<number> {
-  const row = await db.selectFrom('tenant_event_counters').select('last_sequence').where('tenant_id', '=', tenantId).executeTakeFirst()
-  return row?.last_sequence ?? 0
+/** A tenant's events after `after`, in sequence order, at most `limit`. */
+export const readTenantEvents = (db: Db, tenantId: string, after: number, limit: number) => readEvents(db, tenantStream(tenantId), after, limit)
+
+/** A symbol's market events after `after`, in sequence order, at most `limit`. */
+export const readMarketEvents = (db: Db, symbol: string, after: number, limit: number) => readEvents(db, marketStream(symbol), after, limit)
+
+/** The first sequence kept after `after` (undefined when none is), to tell a purged stretch from the end of the stream. */
+export async function firstSequenceAfter(db: Db, key: StreamKey, after: number): Promise<number | undefined> {
+  const [row] = await readEventSequences(db, key, after)
+  return row?.sequence
 }
+
+function readEventSequences(db: Db, key: StreamKey, after: number): Promise<{ sequence: number }[]> {
+  const name = key.slice(2)
+  if (key.startsWith('t:')) {
+    return db.selectFrom('tenant_events').select('sequence').where('tenant_id', '=', name).where('sequence', '>', after).orderBy('sequence').limit(1).execute()
+  }
+  return db.selectFrom('market_events').select('sequence').where('symbol', '=', name).where('sequence', '>', after).orderBy('sequence').limit(1).execute()
+}
+
+/**
+ * Each stream's last sequence (0 before its first event), in one statement per kind: what the hub
+ * compares with what it delivered, so a lost notification costs at most one poll.
+ */
+export async function lastSequences(db: Db, keys: readonly StreamKey[]): Promise<Map<StreamKey, number>> {
+  const tenants = keys.filter((key) => key.startsWith('t:')).map((key) => key.slice(2))
+  const symbols = keys.filter((key) => key.startsWith('m:')).map((key) => key.slice(2))
+  const [tenantRows, symbolRows] = await Promise.all([
+    tenants.length ? db.selectFrom('tenant_event_counters').select(['tenant_id', 'last_sequence']).where('tenant_id', 'in', tenants).execute() : [],
+    symbols.length ? db.selectFrom('symbol_books').select(['symbol', 'market_sequence']).where('symbol', 'in', symbols).execute() : [],
+  ])
+  const last = new Map<StreamKey, number>(keys.map((key) => [key, 0]))
+  for (const row of tenantRows) last.set(tenantStream(row.tenant_id), row.last_sequence)
+  for (const row of symbolRows) last.set(marketStream(row.symbol), row.market_sequence)
+  return last
+}
+
+/** One stream's last sequence (0 before its first event). */
+export async function lastSequence(db: Db, key: StreamKey): Promise<number> {
+  return (await lastSequences(db, [key])).get(key) ?? 0
+}
+
+/** The tenant's last event sequence (0 before its first event). */
+export const lastTenantSequence = (db: Db, tenantId: string) => lastSequence(db, tenantStream(tenantId))
 
 /** The symbol's last market sequence (0 before its first event). */
-export async function lastMarketSequence(db: Db, symbol: string): Promise<number> {
-  const row = await db.selectFrom('symbol_books').select('market_sequence').where('symbol', '=', symbol).executeTakeFirst()
-  return row?.market_sequence ?? 0
+export const lastMarketSequence = (db: Db, symbol: string) => lastSequence(db, marketStream(symbol))
+
+/**
+ * Wakes every process's streams of these keys once the surrounding transaction commits (PostgreSQL
+ * delivers a NOTIFY only then, and drops it on rollback). Each payload is under NOTIFY's 8000 bytes.
+ */
+export async function notifyEvents(db: Db, payloads: readonly string[]): Promise<void> {
+  if (payloads.length === 0) return
+  await sql`select pg_notify(${EVENTS_CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(db)
 }
 
-/** Deletes events created before `cutoff` (a `timestamp(6)` text in UTC); returns how many went. */
+// Rows per delete statement: a week of a busy exchange is purged in short statements, not one
+// that holds its locks and its WAL for minutes.
+const PURGE_BATCH = 10_000
+
+/** Deletes events created before `cutoff` (a `timestamp(6)` text in UTC), in batches; returns how many went. */
 export async function deleteEventsBefore(db: Db, cutoff: string): Promise<number> {
-  const [tenant, market] = await Promise.all([
-    sql`delete from tenant_events where created_at < ${cutoff}::timestamp(6)`.execute(db),
-    sql`delete from market_events where created_at < ${cutoff}::timestamp(6)`.execute(db),
-  ])
-  return Number(tenant.numAffectedRows ?? 0n) + Number(market.numAffectedRows ?? 0n)
+  let deleted = 0
+  for (const [table, key] of [
+    ['tenant_events', 'tenant_id'],
+    ['market_events', 'symbol'],
+  ] as const) {
+    for (;;) {
+      const result = await sql`
+        delete from ${sql.table(table)} where (${sql.ref(key)}, sequence) in (
+          select ${sql.ref(key)}, sequence from ${sql.table(table)} where created_at < ${cutoff}::timestamp(6) limit ${PURGE_BATCH})`.execute(db)
+      const count = Number(result.numAffectedRows ?? 0n)
+      deleted += count
+      if (count < PURGE_BATCH) break
+    }
+  }
+  return deleted
 }

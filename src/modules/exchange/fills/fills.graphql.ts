@@ -10,7 +10,7 @@ import { listFills } from './fills.ts'
 
 const FillRole = builder.enumType('FillRole', { values: FILL_ROLES, description: 'maker: the order rested in the book; taker: it arrived and traded.' })
 
-const Fill = builder.objectRef<FillRow>('Fill').implement({
+export const Fill = builder.objectRef<FillRow>('Fill').implement({
   description: 'One side of a trade, as the tenant of its order sees it.',
   fields: (t) => ({
     uid: t.exposeID('uid'),

@@ -28,7 +28,7 @@ const OrderBookType = builder.objectRef<BookSnapshot & { symbol: string }>('Orde
   }),
 })
 
-const TradeType = builder.objectRef<TradeRow>('Trade').implement({
+export const TradeType = builder.objectRef<TradeRow>('Trade').implement({
   description: 'A public trade: no tenant appears in it.',
   fields: (t) => ({
     uid: t.exposeID('uid'),

@@ -17,12 +17,21 @@ export interface BookSnapshot {
 }
 
 /**
+ * A level as JSON, its decimals with at least the symbol's places, as book events write them
+ * (docs/api.md, "Events"): applying the events to a snapshot gives the next snapshot exactly.
+ */
+const LEVEL = sql`json_build_object('price', round(b.price, greatest(scale(b.price), p.price))::text,
+    'quantity', round(b.quantity, greatest(scale(b.quantity), p.quantity))::text, 'orders', b.orders)`
+
+/**
  * The best `depth` levels of each side and the market sequence, in one statement, so the levels
  * are exactly those after that sequence. Decimals travel as text inside the JSON, never as numbers.
  */
 export async function readBook(db: Db, symbol: string, depth: number): Promise<BookSnapshot> {
   const { rows } = await sql<{ sequence: number; bids: BookLevel[] | null; asks: BookLevel[] | null }>`
-    with bids as (
+    with places as (
+      select greatest(price_precision, 0) as price, greatest(quantity_precision, 0) as quantity from symbols where symbol = ${symbol}
+    ), bids as (
       select price, sum(quantity - filled_quantity) as quantity, count(*)::int as orders
       from orders where symbol = ${symbol} and side = 'buy' and status in ('open', 'partially_filled')
       group by price order by price desc limit ${depth}
@@ -33,8 +42,8 @@ export async function readBook(db: Db, symbol: string, depth: number): Promise<B
     )
     select
       coalesce((select market_sequence from symbol_books where symbol = ${symbol}), 0)::int8 as sequence,
-      (select json_agg(json_build_object('price', price::text, 'quantity', quantity::text, 'orders', orders) order by price desc) from bids) as bids,
-      (select json_agg(json_build_object('price', price::text, 'quantity', quantity::text, 'orders', orders) order by price asc) from asks) as asks`.execute(db)
+      (select json_agg(${LEVEL} order by b.price desc) from bids b cross join places p) as bids,
+      (select json_agg(${LEVEL} order by b.price asc) from asks b cross join places p) as asks`.execute(db)
   const row = rows[0]!
   return { sequence: row.sequence, bids: row.bids ?? [], asks: row.asks ?? [] }
 }

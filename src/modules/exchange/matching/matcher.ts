@@ -3,6 +3,7 @@ import type { ValidationIssue } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
 import type { Db } from '../../../db/database.ts'
+import { marketStream, notifyEvents, type StreamKey, tenantStream } from '../events/events.repository.ts'
 import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
 import { tradeRecord } from '../market/trade-records.ts'
 import { orderRecord } from '../orders/order-records.ts'
@@ -75,6 +76,36 @@ export interface MatchingOptions {
   maxPassSize?: number
   /** PostgreSQL: each pass a transaction holding the symbol's row lock. The embedded database is one process and one connection. */
   transactions: boolean
+  /** Who hears of the events a pass committed (docs/events.md, "Delivery"). */
+  events?: EventsCommitted
+}
+
+export interface EventsCommitted {
+  /** This process's streams of these keys have new events: called once the pass has committed. */
+  committed: (keys: readonly StreamKey[]) => void
+  /**
+   * Other processes' streams are woken by a NOTIFY sent in the pass's transaction, naming this
+   * process (`instance`) so it can skip its own. Undefined: no other process (the embedded database).
+   */
+  notify?: { instance: string }
+}
+
+// NOTIFY payloads stay under PostgreSQL's 8000 bytes.
+const MAX_NOTIFY_PAYLOAD = 7900
+
+/** `<instance> <key> <key> …`, split so each payload fits a NOTIFY. */
+export function notificationPayloads(instance: string, keys: readonly StreamKey[]): string[] {
+  const payloads: string[] = []
+  let current = instance
+  for (const key of keys) {
+    if (current.length + 1 + key.length > MAX_NOTIFY_PAYLOAD) {
+      payloads.push(current)
+      current = instance
+    }
+    current += ` ${key}`
+  }
+  if (current !== instance) payloads.push(current)
+  return payloads
 }
 
 const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
@@ -228,9 +259,13 @@ class SymbolQueue {
     const answers = commands.map((command) => (command.kind === 'place' ? pass.place(command.request, existing) : pass.cancel(command.uid)))
     const rows = pass.hasWrites() ? await writeMatch(db, pass.write()) : []
     if (pass.hasWrites() && rows.length === 0) throw new EpochMoved(`the book of ${this.symbol} moved past epoch ${locked.epoch}`)
+    const events = this.options.events
+    const streams = events ? pass.streams() : []
+    if (events?.notify && streams.length > 0) await notifyEvents(db, notificationPayloads(events.notify.instance, streams))
     const byUid = new Map(rows.map((row) => [row.uid, row]))
     return () => {
       this.#cache = pass.hasWrites() ? { ...cache, epoch: locked.epoch + 1 } : cache
+      if (streams.length > 0) events?.committed(streams)
       commands.forEach((command, i) => answer(command, answers[i]!, byUid))
     }
   }
@@ -346,6 +381,13 @@ class Pass {
       lastOrderSeq: this.#orderSeq,
       marketSequence: this.#marketSequence,
     }
+  }
+
+  /** The streams this pass wrote events to. */
+  streams(): StreamKey[] {
+    const keys = [...this.#eventsPerTenant.keys()].map(tenantStream)
+    if (this.#marketEvents.length > 0) keys.push(marketStream(this.locked.symbol))
+    return keys
   }
 
   place(request: PlaceRequest, existing: readonly OrderRow[]): Answer {

@@ -1,0 +1,116 @@
+import { builder } from '../../../graphql/builder.ts'
+import { Fill } from '../fills/fills.graphql.ts'
+import type { FillRow } from '../fills/fills.repository.ts'
+import { TradeType } from '../market/market.graphql.ts'
+import type { TradeRow } from '../market/market.repository.ts'
+import { Order, OrderSideType } from '../orders/orders.graphql.ts'
+import type { OrderRow } from '../orders/orders.repository.ts'
+import { eventIterator, type StreamItem } from './event-streams.ts'
+import type { StoredEvent } from './events.repository.ts'
+import { openMarketStream, openTenantStream } from './events.ts'
+
+/**
+ * The same streams as `GET /api/exchange/v1/events` and `…/symbols/<symbol>/events`, as
+ * subscriptions over SSE (docs/api.md, "Events"). Sequences are 64-bit: carried as text.
+ */
+
+// The records an event carries render the way the rows they were made from do (timestamps already
+// formatted pass through formatTimestamp unchanged), so the GraphQL types of orders, fills and
+// trades serve them as they are.
+interface OrderEventBody {
+  sequence: number
+  type: string
+  created_at: string
+  order: OrderRow
+  fill: FillRow | null
+}
+
+interface BookLevelChange {
+  side: 'buy' | 'sell'
+  price: string
+  quantity: string
+  orders: number
+}
+
+interface MarketEventBody {
+  sequence: number
+  type: string
+  created_at: string
+  trade?: TradeRow
+  book?: BookLevelChange
+}
+
+const parsed = <T>(event: StoredEvent) => JSON.parse(event.payload) as T
+
+/** The end of a stream reaches the client as its field's error (see eventIterator). */
+function unwrap<T>(item: StreamItem<T>): T {
+  if ('error' in item) throw item.error
+  return item.event
+}
+
+const sequenceField = { description: "The event's place in its stream (a 64-bit integer, as text): 1, 2, 3, … without gaps." }
+
+const OrderEvent = builder.objectRef<OrderEventBody>('OrderEvent').implement({
+  description: "A change of one of the tenant's orders.",
+  fields: (t) => ({
+    sequence: t.string({ ...sequenceField, resolve: (e) => String(e.sequence) }),
+    type: t.exposeString('type', { description: '`order.created`, `order.updated` (filled, partially filled, cancelled) or `fill`.' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.created_at }),
+    order: t.field({ type: Order, description: 'The order as the change left it.', resolve: (e) => e.order }),
+    fill: t.field({ type: Fill, nullable: true, description: 'The fill of a `fill` event; null otherwise.', resolve: (e) => e.fill }),
+  }),
+})
+
+const BookLevelChangeType = builder.objectRef<BookLevelChange>('BookLevelChange').implement({
+  description: "A book level's new totals; quantity 0 removes the level.",
+  fields: (t) => ({
+    side: t.expose('side', { type: OrderSideType, description: '`buy`: a bid level; `sell`: an ask level.' }),
+    price: t.expose('price', { type: 'Decimal' }),
+    quantity: t.expose('quantity', { type: 'Decimal' }),
+    orders: t.exposeInt('orders'),
+  }),
+})
+
+const MarketEvent = builder.objectRef<MarketEventBody>('MarketEvent').implement({
+  description: "A trade or a book level change of a symbol's market.",
+  fields: (t) => ({
+    sequence: t.string({ ...sequenceField, resolve: (e) => String(e.sequence) }),
+    type: t.exposeString('type', { description: '`trade` or `book`.' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.created_at }),
+    trade: t.field({ type: TradeType, nullable: true, description: 'The trade of a `trade` event.', resolve: (e) => e.trade ?? null }),
+    book: t.field({ type: BookLevelChangeType, nullable: true, description: 'The level of a `book` event.', resolve: (e) => e.book ?? null }),
+  }),
+})
+
+const afterArg = 'Resume after this sequence (text of digits): every event after it, then live ones. Without it, the events committed from now on.'
+
+builder.subscriptionField('orderEvents', (t) =>
+  t.field({
+    type: OrderEvent,
+    description:
+      "Requires orders:read. The tenant's order events as they commit (admins: another tenant's with tenantId). Same as GET /api/exchange/v1/events with Accept: text/event-stream. Ends with an UNAUTHENTICATED error when the token expires, RESYNC when the client fell too far behind.",
+    args: {
+      after: t.arg.string({ description: afterArg }),
+      tenantId: t.arg.id({ description: "Admins only: another tenant's stream." }),
+    },
+    subscribe: async (_root, args, ctx) => {
+      const start = await openTenantStream(ctx, { after: args.after ?? undefined, tenant_id: args.tenantId ?? undefined })
+      return eventIterator(ctx, start, parsed<OrderEventBody>)
+    },
+    resolve: (item: StreamItem<OrderEventBody>) => unwrap(item),
+  }),
+)
+
+builder.subscriptionField('marketEvents', (t) =>
+  t.field({
+    type: MarketEvent,
+    description:
+      "Requires symbols:read. A symbol's trades and book level changes as they commit. Same as GET /api/exchange/v1/symbols/<symbol>/events with Accept: text/event-stream.",
+    args: { symbol: t.arg.string({ required: true }), after: t.arg.string({ description: afterArg }) },
+    subscribe: async (_root, args, ctx) => {
+      const start = await openMarketStream(ctx, args.symbol, { after: args.after ?? undefined })
+      return eventIterator(ctx, start, parsed<MarketEventBody>)
+    },
+    resolve: (item: StreamItem<MarketEventBody>) => unwrap(item),
+  }),
+)

@@ -1,0 +1,119 @@
+import { connect } from 'node:net'
+
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { MAX_BUFFERED_BYTES } from '../src/modules/exchange/events/event-streams.ts'
+import { tenantStream } from '../src/modules/exchange/events/events.repository.ts'
+import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { onPostgres } from './helpers/database.ts'
+import { openSse } from './helpers/event-stream.ts'
+import { createMarket } from './helpers/markets.ts'
+import { placeOrder } from './helpers/orders.ts'
+import { type ServerProcess, startServerProcess } from './helpers/process.ts'
+import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
+
+const EVENTS = '/api/exchange/v1/events'
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('a slow consumer', () => {
+  let server: TestServer
+  let client: TestClient
+  beforeAll(async () => {
+    server = await startTestServer()
+    client = await createTestClient(server)
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('that stops reading gets event: resync once too far behind, after every event it was sent, then the stream ends', async () => {
+    const url = new URL(server.url)
+    const socket = connect(Number(url.port), url.hostname)
+    const chunks: Buffer[] = []
+    // The response's last chunk (the connection itself may stay open for the next request).
+    const ended = new Promise<void>((resolve) => socket.on('data', () => Buffer.concat(chunks).subarray(-7).toString() === '\r\n0\r\n\r\n' && resolve()))
+    socket.prependListener('data', (chunk) => chunks.push(chunk))
+    socket.write(`GET ${EVENTS} HTTP/1.1\r\nHost: exchange.test\r\nAuthorization: Bearer ${client.token}\r\nAccept: text/event-stream\r\n\r\n`)
+    while (!Buffer.concat(chunks).includes('\r\n\r\n')) await sleep(10)
+    await sleep(100) // live
+    socket.pause()
+    // Large events committed in batches, each batch a wake-up, far more than the stream may hold:
+    // copies of a real one, padded (the JSON list that resumes below is checked against the document).
+    const symbol = await createMarket(server.services.db)
+    await placeOrder(server, client.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price: '10.00' })
+    const model = (await server.request('GET', EVENTS, { token: client.token })).body.items[0]
+    const pad = 'x'.repeat(200_000)
+    const batches = Math.ceil((MAX_BUFFERED_BYTES * 12) / (pad.length * 4))
+    let sequence = 1
+    for (let batch = 0; batch < batches; batch++) {
+      for (let i = 0; i < 4; i++) {
+        sequence++
+        const payload = JSON.stringify({ ...model, sequence, order: { ...model.order, meta_data: { pad } } })
+        await sql`insert into tenant_events (tenant_id, sequence, type, created_at, payload)
+          values (${client.tenantId}, ${sequence}, 'order.created', timezone('utc', now()), ${payload})`.execute(server.services.db)
+      }
+      await sql`insert into tenant_event_counters (tenant_id, last_sequence) values (${client.tenantId}, ${sequence})
+        on conflict (tenant_id) do update set last_sequence = excluded.last_sequence`.execute(server.services.db)
+      server.services.events.wake([tenantStream(client.tenantId)])
+      await sleep(20)
+    }
+    socket.resume()
+    await ended
+    const text = Buffer.concat(chunks).toString()
+    const body = text.slice(text.indexOf('\r\n\r\n') + 4)
+    const ids = [...body.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))
+    // Every event sent arrives, in order, from the first; the stream stopped before the last.
+    expect(ids).toEqual(ids.map((_, i) => i + 1))
+    expect(ids.length).toBeGreaterThan(1)
+    expect(ids.length).toBeLessThan(sequence)
+    const resync = /event: resync\r?\n(?:[^\n]*\r?\n)*?data: (.*)\r?\n/.exec(body)
+    expect(resync).not.toBeNull()
+    expect(JSON.parse(resync![1]!)).toEqual({ message: 'The stream fell too far behind: resume after the sequence given', after: ids.at(-1) })
+    // Resuming from there delivers the rest.
+    const rest = await server.request('GET', `${EVENTS}?after=${ids.at(-1)}&limit=100`, { token: client.token })
+    expect(rest.body.items[0].sequence).toBe(ids.at(-1)! + 1)
+    expect(rest.body.total).toBe(sequence - ids.at(-1)!)
+    socket.destroy()
+  }, 60_000)
+})
+
+// Events committed by one process reach streams on another (docs/events.md, "Delivery").
+describe.skipIf(!onPostgres)('two processes on one PostgreSQL', () => {
+  let a: TestServer
+  let b: ServerProcess
+  let alice: TestClient
+  let bob: TestClient
+  beforeAll(async () => {
+    a = await startTestServer()
+    b = await startServerProcess({ DATABASE_URL: a.database.databaseUrl!, DATA_DIR: a.database.dataDir, PUBLIC_BASE_URL: TEST_BASE_URL })
+    ;[alice, bob] = await Promise.all([createTestClient(a), createTestClient(a)])
+  }, 90_000)
+  afterAll(async () => {
+    await b?.stop()
+    await a?.close()
+  })
+
+  it('delivers an order placed on one process to a stream on the other within a second, in order, to its tenant only', async () => {
+    const symbol = await createMarket(a.services.db)
+    const aliceStream = await openSse(`${b.url}${EVENTS}`, { headers: { authorization: `Bearer ${alice.token}` } })
+    const bobStream = await openSse(`${b.url}${EVENTS}`, { headers: { authorization: `Bearer ${bob.token}` } })
+    const market = await openSse(`${b.url}/api/exchange/v1/symbols/${symbol}/events`, { headers: { authorization: `Bearer ${alice.token}` } })
+    await sleep(200)
+    const latencies: number[] = []
+    for (let i = 0; i < 5; i++) {
+      const order = (await placeOrder(a, alice.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price: `${10 + i}.00` })).body
+      const answered = Date.now()
+      const message = await aliceStream.waitFor((m) => m.data !== undefined && JSON.parse(m.data).order.uid === order.uid, 1000)
+      latencies.push(Date.now() - answered)
+      expect(message.event).toBe('order.created')
+    }
+    const ids = aliceStream.received.filter((m) => m.id).map((m) => Number(m.id))
+    expect(ids).toEqual(ids.map((_, i) => ids[0]! + i))
+    expect(Math.max(...latencies)).toBeLessThan(1000)
+    const books = await market.messages(5)
+    expect(books.map((m) => m.event)).toEqual(['book', 'book', 'book', 'book', 'book'])
+    expect(bobStream.received.filter((m) => m.data)).toEqual([])
+    for (const stream of [aliceStream, bobStream, market]) stream.close()
+  })
+})

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { openSse, type SseClient } from './helpers/event-stream.ts'
+import { createMarket } from './helpers/markets.ts'
+import { placeOrder } from './helpers/orders.ts'
+import { startTestServer, type TestServer } from './helpers/server.ts'
+
+const EVENTS = '/api/exchange/v1/events'
+
+let server: TestServer
+let alice: TestClient
+let bob: TestClient
+const streams: SseClient[] = []
+
+beforeAll(async () => {
+  server = await startTestServer({ MAX_STREAMS_PER_CLIENT: '2' })
+  ;[alice, bob] = await Promise.all([createTestClient(server), createTestClient(server)])
+})
+afterAll(async () => {
+  for (const stream of streams) stream.close()
+  await server?.close()
+})
+
+/** A GraphQL subscription over SSE, as Yoga serves it (`event: next` per result, `event: complete` at the end). */
+const subscribe = async (target: TestServer, token: string, query: string, variables: Record<string, unknown> = {}) => {
+  const stream = await openSse(`${target.url}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  })
+  streams.push(stream)
+  return stream
+}
+const results = async (stream: SseClient, count: number) =>
+  (await stream.messages(count)).filter((m) => m.event === 'next').map((m) => JSON.parse(m.data!) as { data?: any; errors?: any[] })
+
+const ORDER_EVENTS = `subscription($after: String) {
+  orderEvents(after: $after) { sequence type createdAt order { uid status filledQuantity averagePrice } fill { role price quantity } }
+}`
+const MARKET_EVENTS = `subscription($symbol: String!, $after: String) {
+  marketEvents(symbol: $symbol, after: $after) { sequence type createdAt trade { price quantity takerSide sequence } book { side price quantity orders } }
+}`
+const sell = (symbol: string, quantity: string, price: string) => ({ symbol, side: 'sell', type: 'limit', quantity, price })
+const buy = (symbol: string, quantity: string, price: string) => ({ symbol, side: 'buy', type: 'limit', quantity, price })
+
+describe('GraphQL subscriptions over SSE', () => {
+  it('orderEvents carries the same events, with the same sequences, as the REST stream', async () => {
+    const symbol = await createMarket(server.services.db)
+    const graphql = await subscribe(server, alice.token, ORDER_EVENTS)
+    const rest = await openSse(`${server.url}${EVENTS}`, { headers: { authorization: `Bearer ${alice.token}` } })
+    streams.push(rest)
+    // Both open (Yoga starts its stream with a ping comment once the subscription is set up).
+    await graphql.waitFor((m) => m.comment !== undefined)
+    const order = (await placeOrder(server, alice.token, sell(symbol, '2', '10.00'))).body
+    await placeOrder(server, bob.token, buy(symbol, '2', '10.00'))
+    const viaRest = (await rest.messages(2)).map((m) => JSON.parse(m.data!))
+    const viaGraphql = (await results(graphql, 2)).map((r) => r.data!.orderEvents)
+    expect(viaGraphql).toEqual(
+      viaRest.map((e) => ({
+        sequence: String(e.sequence),
+        type: e.type,
+        createdAt: e.created_at,
+        order: { uid: e.order.uid, status: e.order.status, filledQuantity: e.order.filled_quantity, averagePrice: e.order.average_price },
+        fill: e.fill && { role: e.fill.role, price: e.fill.price, quantity: e.fill.quantity },
+      })),
+    )
+    expect(viaGraphql.map((e) => [e.type, e.order.uid])).toEqual([
+      ['order.created', order.uid],
+      ['fill', order.uid],
+    ])
+    graphql.close()
+    rest.close()
+  })
+
+  it('marketEvents resumes after a sequence, as the REST list answers it', async () => {
+    const symbol = await createMarket(server.services.db)
+    await placeOrder(server, alice.token, sell(symbol, '3', '10.00'))
+    await placeOrder(server, bob.token, buy(symbol, '1', '10.00'))
+    const stream = await subscribe(server, bob.token, MARKET_EVENTS, { symbol: symbol.toLowerCase(), after: '0' })
+    const listed = (await server.request('GET', `/api/exchange/v1/symbols/${symbol}/events?after=0`, { token: bob.token })).body.items
+    const received = (await results(stream, listed.length)).map((r) => r.data!.marketEvents)
+    expect(listed.map((e: any) => e.type)).toEqual(['book', 'trade', 'book'])
+    expect(received).toEqual(
+      listed.map((e: any) => ({
+        sequence: String(e.sequence),
+        type: e.type,
+        createdAt: e.created_at,
+        trade: e.trade ? { price: e.trade.price, quantity: e.trade.quantity, takerSide: e.trade.taker_side, sequence: String(e.trade.sequence) } : null,
+        book: e.book ?? null,
+      })),
+    )
+    stream.close()
+  })
+
+  it('answers a refused subscription with the REST error codes: bad after, expired, unknown symbol, too many streams', async () => {
+    const client = await createTestClient(server)
+    const first = async (stream: SseClient) => (await results(stream, 1))[0]!
+    const bad = await first(await subscribe(server, client.token, ORDER_EVENTS, { after: 'x' }))
+    expect(bad.errors![0].extensions.code).toBe('BAD_USER_INPUT')
+    expect(bad.errors![0].extensions.detail[0]).toMatchObject({ type: 'type_error.integer', loc: ['query', 'after'] })
+    const past = await first(await subscribe(server, client.token, ORDER_EVENTS, { after: '7' }))
+    expect(past.errors![0].extensions.detail[0].type).toBe('value_error.number.not_le')
+    const unknown = await first(await subscribe(server, client.token, MARKET_EVENTS, { symbol: 'NOPE-NOPE' }))
+    expect(unknown.errors![0].extensions.code).toBe('NOT_FOUND')
+    const held = [await subscribe(server, client.token, ORDER_EVENTS), await subscribe(server, client.token, ORDER_EVENTS)]
+    await Promise.all(held.map((s) => s.waitFor((m) => m.comment !== undefined)))
+    const refused = await first(await subscribe(server, client.token, ORDER_EVENTS))
+    expect(refused.errors![0]).toMatchObject({ message: 'Too many open event streams: at most 2 per client', extensions: { code: 'RATE_LIMITED' } })
+    for (const stream of held) stream.close()
+  })
+
+  it('ends with UNAUTHENTICATED "JWT has expired" when the token expires', async () => {
+    const short = await startTestServer({ ACCESS_TOKEN_TTL: '2' })
+    try {
+      const client = await createTestClient(short)
+      const stream = await subscribe(short, client.token, ORDER_EVENTS)
+      await stream.ended
+      const [last] = (await results(stream, 1)).slice(-1)
+      expect(last!.errors![0]).toMatchObject({ message: 'JWT has expired', extensions: { code: 'UNAUTHENTICATED' } })
+      expect(stream.received.at(-1)).toMatchObject({ event: 'complete' })
+    } finally {
+      await short.close()
+    }
+  }, 15_000)
+})

@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // Two test files at once (on these 2-core machines vitest would run one): the suite takes
+    // about half as long (docs/operations.md, "Development").
+    maxWorkers: 2,
   },
 })

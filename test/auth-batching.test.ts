@@ -273,9 +273,22 @@ describe.skipIf(!onPostgres)('a database outage while batches are in flight', ()
     // What was answered 200 is there, and only that: the cut statements wrote nothing.
     const { rows } = await locker.query('SELECT count(*)::int AS n FROM sessions WHERE client_id = $1', [client.client_id])
     expect(rows[0].n).toBe(ok.length)
-    const refreshed = await Promise.all(ok.map((r) => refreshRequest(r.body.tokens.refresh, outage)))
+    const refreshed = await Promise.all(ok.map((r) => refreshAfterOutage(r.body.tokens.refresh)))
     expect(refreshed.map((r) => r.status)).toEqual(Array(ok.length).fill(200))
   })
+
+  /**
+   * A refresh once the outage is over. The pool may still hold an idle connection the cut killed
+   * whose error has not arrived yet (seen on a busy host): that answers 503 and changes nothing, so
+   * the caller tries again as `Retry-After` tells it to. A consumed token would answer 401, never 200.
+   */
+  async function refreshAfterOutage(token: string) {
+    for (let attempt = 1; ; attempt++) {
+      const res = await refreshRequest(token, outage)
+      if (res.status !== 503 || attempt === 3) return res
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
 
   it('answers each refresh of a cut batch 503 and consumes none of their tokens', async () => {
     const client = await createClient(outage.services.db, { name: 'Bank Mellat' })
@@ -293,7 +306,7 @@ describe.skipIf(!onPostgres)('a database outage while batches are in flight', ()
       // A 503 consumed nothing: the same token refreshes now; a 200's successor works.
       const token = res.status === 200 ? res.body.tokens.refresh : sessions[i]!.body.tokens.refresh
       if (res.status === 503) expect(res.body).toEqual(UNAVAILABLE)
-      expect((await refreshRequest(token, outage)).status).toBe(200)
+      expect((await refreshAfterOutage(token)).status).toBe(200)
     }
   })
 })

@@ -5,7 +5,7 @@
  * DATABASE_URL set → a throwaway database on that PostgreSQL server (dropped afterwards);
  * otherwise the embedded database in a temporary DATA_DIR.
  * BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma-separated scenario names).
+ * BENCH_ONLY (comma-separated scenario names; `events` is the event streams scenario, bench/events.ts).
  *
  * The baseline is measured right before EACH scenario and the ratio taken to that measurement: on
  * a shared machine the yardstick drifts by 2x within a minute, and a ratio to a measurement made
@@ -21,6 +21,8 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
 
+import { type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 // `node --import tsx`: one process per child, so stopping it stops the service itself.
 const TSX = [process.execPath, '--import', 'tsx']
@@ -29,6 +31,9 @@ const DURATION = Number(env.BENCH_DURATION ?? 10)
 const WARMUP = Number(env.BENCH_WARMUP ?? 3)
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50)
 const ONLY = env.BENCH_ONLY?.split(',').map((s) => s.trim())
+const EVENTS = !ONLY || ONLY.some((o) => 'events'.startsWith(o) || o.startsWith('events'))
+// Tenants of the events scenario, each holding MAX_STREAMS_PER_CLIENT's default of streams.
+const EVENT_CLIENTS = 100
 
 interface Child {
   url: string
@@ -172,6 +177,7 @@ async function main() {
   const counterparty: { client_id: string; client_secret: string } = JSON.parse(
     await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Counterparty'], serviceEnv),
   )
+  const eventClients: Credentials[] = EVENTS ? JSON.parse(await run(['bench/events-clients.ts', String(EVENT_CLIENTS)], serviceEnv)) : []
 
   // As `npm start` runs it: the compiled service (`npm run bench` builds first).
   const service = await startChild('dist/src/app/main.js', [], serviceEnv, path.join(logDir, 'service.log'))
@@ -282,6 +288,13 @@ async function main() {
         `Matching engine alone (bench/order-book.ts, in memory, no database):\n${await run(['bench/order-book.ts', '100000'], env)}`
     }
 
+    let events: EventsResult | undefined
+    if (EVENTS) {
+      process.stderr.write('running: events\n')
+      events = await measureEvents({ url: service.url, pid: service.process.pid!, clients: eventClients, durationSeconds: DURATION, warmupSeconds: WARMUP })
+      errors += events.non201 + events.requestErrors + events.lost
+    }
+
     const header = `| scenario | req/s | p50 ms | p99 ms | errors | baseline req/s (measured just before) | ratio to baseline | goal | met |`
     const rows = results.map(
       (r) =>
@@ -290,11 +303,11 @@ async function main() {
     const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
     process.stdout.write(
       `\nDatabase: ${database}; ${CONNECTIONS} connections; ${DURATION}s measured after ${WARMUP}s warm-up; node ${process.version}\n\n` +
-        `${header}\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n${engine}`,
+        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${engine}${events ? formatEvents(events) : ''}`,
     )
     writeFileSync(
       path.join(ROOT, 'bench/results.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results, events }, null, 2)}\n`,
     )
     completed = true
   } finally {

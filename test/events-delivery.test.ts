@@ -1,10 +1,11 @@
 import { connect } from 'node:net'
 
 import { sql } from 'kysely'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { MAX_BUFFERED_BYTES } from '../src/modules/exchange/events/event-streams.ts'
-import { tenantStream } from '../src/modules/exchange/events/events.repository.ts'
+import { EVENTS_CHANNEL, tenantStream } from '../src/modules/exchange/events/events.repository.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { openSse } from './helpers/event-stream.ts'
@@ -70,6 +71,7 @@ describe('a slow consumer', () => {
     const resync = /event: resync\r?\n(?:[^\n]*\r?\n)*?data: (.*)\r?\n/.exec(body)
     expect(resync).not.toBeNull()
     expect(JSON.parse(resync![1]!)).toEqual({ message: 'The stream fell too far behind: resume after the sequence given', after: ids.at(-1) })
+    expect((await server.request('GET', '/metrics')).text).toContain('event_streams_ended_total{reason="resync"} 1\n')
     // Resuming from there delivers the rest.
     const rest = await server.request('GET', `${EVENTS}?after=${ids.at(-1)}&limit=100`, { token: client.token })
     expect(rest.body.items[0].sequence).toBe(ids.at(-1)! + 1)
@@ -115,5 +117,26 @@ describe.skipIf(!onPostgres)('two processes on one PostgreSQL', () => {
     expect(books.map((m) => m.event)).toEqual(['book', 'book', 'book', 'book', 'book'])
     expect(bobStream.received.filter((m) => m.data)).toEqual([])
     for (const stream of [aliceStream, bobStream, market]) stream.close()
+  })
+
+  it("wakes other processes with a NOTIFY in the pass's transaction, naming the streams it wrote to", async () => {
+    const symbol = await createMarket(a.services.db)
+    const listener = new pg.Client({ connectionString: a.database.databaseUrl! })
+    await listener.connect()
+    try {
+      const payloads: string[] = []
+      listener.on('notification', (message) => payloads.push(message.payload ?? ''))
+      await listener.query(`LISTEN ${EVENTS_CHANNEL}`)
+      await placeOrder(a, alice.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price: '10.00' })
+      // Refused: nothing written, nothing announced.
+      await placeOrder(a, alice.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price: '10.001' })
+      await sleep(300)
+      expect(payloads).toHaveLength(1)
+      const [instance, ...keys] = payloads[0]!.split(' ')
+      expect(instance).toMatch(/^[0-9a-f]{8}$/)
+      expect(keys.sort()).toEqual([`m:${symbol}`, tenantStream(alice.tenantId)].sort())
+    } finally {
+      await listener.end()
+    }
   })
 })

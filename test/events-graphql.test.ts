@@ -110,6 +110,18 @@ describe('GraphQL subscriptions over SSE', () => {
     for (const stream of held) stream.close()
   })
 
+  it('completes open subscriptions at shutdown, so clients reconnect elsewhere', async () => {
+    const other = await startTestServer()
+    const client = await createTestClient(other)
+    const stream = await subscribe(other, client.token, ORDER_EVENTS)
+    await stream.waitFor((m) => m.comment !== undefined)
+    const started = Date.now()
+    await other.close()
+    await stream.ended
+    expect(stream.received.at(-1)).toMatchObject({ event: 'complete' })
+    expect(Date.now() - started).toBeLessThan(5000)
+  })
+
   it('ends with UNAUTHENTICATED "JWT has expired" when the token expires', async () => {
     const short = await startTestServer({ ACCESS_TOKEN_TTL: '2' })
     try {

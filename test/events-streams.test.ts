@@ -101,6 +101,7 @@ describe('GET /api/exchange/v1/events as Server-Sent Events', () => {
   it('sends a ping comment on an idle stream (EVENTS_PING_SECONDS)', async () => {
     const stream = await open(EVENTS, alice.token)
     await stream.waitFor((m) => m.comment === 'ping', 3000)
+    expect((await server.request('GET', '/metrics')).text).toMatch(/^event_streams_open [1-9]\d*$/m)
     stream.close()
   })
 
@@ -287,6 +288,9 @@ describe('a stream whose token expires', () => {
       expect(last.event).toBe('token_expired')
       expect(last.id).toBeUndefined()
       expect(JSON.parse(last.data!)).toEqual({ message: 'JWT has expired', after: Number(created!.id) })
+      const metrics = (await short.request('GET', '/metrics')).text
+      expect(metrics).toContain('event_streams_ended_total{reason="token_expired"} 1\n')
+      expect(metrics).toContain('event_streams_open 0\n')
     } finally {
       await short.close()
     }

@@ -90,6 +90,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       maxStreamsPerClient: config.maxStreamsPerClient,
     })
     events.start()
+    metrics.watchEventStreams(() => events.size)
     // Names this process in its NOTIFYs, so it skips its own: its passes wake its streams directly.
     const instance = randomUUID().slice(0, 8)
     const eventNotifications = config.databaseUrl

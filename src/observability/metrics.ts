@@ -135,6 +135,11 @@ export class Metrics {
     { limit: 'api' },
   ])
   readonly graphqlReplays = new Counter('graphql_replayed_total', 'GraphQL requests answered before Yoga with a recorded catalog answer.', [{}])
+  readonly eventStreamsEnded = new Counter('event_streams_ended_total', 'Event streams the service ended (clients resume by id), by reason.', [
+    { reason: 'token_expired' },
+    { reason: 'resync' },
+    { reason: 'shutdown' },
+  ])
   readonly #metrics: Metric[]
 
   constructor(poolCounts: () => PoolCounts) {
@@ -146,7 +151,27 @@ export class Metrics {
         { labels: { state: 'waiting' }, value: counts.waiting },
       ]
     })
-    this.#metrics = [this.httpRequests, this.httpDuration, this.logins, this.refreshReuse, this.rateLimitRejections, this.graphqlReplays, pool]
+    this.#metrics = [
+      this.httpRequests,
+      this.httpDuration,
+      this.logins,
+      this.refreshReuse,
+      this.rateLimitRejections,
+      this.graphqlReplays,
+      this.eventStreamsEnded,
+      pool,
+    ]
+  }
+
+  /** Reports the open event streams (SSE and GraphQL subscriptions) of this process, read when scraped. */
+  watchEventStreams(open: () => number): void {
+    this.#metrics.push(
+      new Gauge('event_streams_open', 'Event streams (SSE and GraphQL subscriptions) open in this process.', () => [{ labels: {}, value: open() }]),
+    )
+  }
+
+  eventStreamEnded(reason: 'token_expired' | 'resync' | 'shutdown'): void {
+    this.eventStreamsEnded.inc({ reason })
   }
 
   /** `route` is a route pattern (`/api/exchange/v1/orders/:uid`), `/graphql`, or `unmatched`. */

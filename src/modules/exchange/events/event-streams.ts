@@ -40,6 +40,7 @@ export function serveEventStream(ctx: RequestContext, start: StreamStart, writer
   /** Ends the stream with a last message (none on shutdown: the client just reconnects). */
   const endWith = (message: StreamMessage | undefined) => {
     if (ended) return
+    ctx.services.metrics.eventStreamEnded(message === undefined ? 'shutdown' : message.event === 'token_expired' ? 'token_expired' : 'resync')
     finish()
     if (message) writer.send([message])
     writer.end(END_GRACE_MS)
@@ -93,8 +94,9 @@ export function eventIterator<T>(ctx: RequestContext, start: StreamStart, parse:
     wakeProducer = undefined
     producer?.()
   }
-  const finish = (error?: AppError) => {
+  const finish = (error?: AppError, reason?: 'token_expired' | 'resync' | 'shutdown') => {
     if (done) return
+    if (reason) ctx.services.metrics.eventStreamEnded(reason)
     done = true
     final = error
     clearTimeout(expiry)
@@ -107,15 +109,18 @@ export function eventIterator<T>(ctx: RequestContext, start: StreamStart, parse:
     deliver: (events) => {
       if (done) return
       if (queue.length + events.length > MAX_QUEUED_EVENTS) {
-        return finish(new AppError('resync', `The stream fell too far behind: resume after ${events[0]!.sequence - 1}`))
+        return finish(new AppError('resync', `The stream fell too far behind: resume after ${events[0]!.sequence - 1}`), 'resync')
       }
       queue.push(...events)
       wake()
       if (queue.length >= CATCH_UP_QUEUE) return new Promise<void>((resolve) => (wakeProducer = resolve))
     },
-    end: (reason) => finish(reason === 'shutdown' ? undefined : new AppError('resync', `The stream was interrupted: resume after ${subscription.delivered}`)),
+    end: (reason) =>
+      reason === 'shutdown'
+        ? finish(undefined, 'shutdown')
+        : finish(new AppError('resync', `The stream was interrupted: resume after ${subscription.delivered}`), 'resync'),
   })
-  const expiry = setTimeout(() => finish(unauthenticated(MESSAGES.expired)), untilExpiry(start))
+  const expiry = setTimeout(() => finish(unauthenticated(MESSAGES.expired), 'token_expired'), untilExpiry(start))
   const stop = (): Promise<IteratorResult<StreamItem<T>>> => {
     finish()
     queue.length = 0

@@ -47,6 +47,9 @@ export function sendRaw(
         let end: number
         if (status >= 100 && status < 200) end = headEnd + 4
         else if ((options.head && statuses.length === 0) || status === 204 || status === 304) end = headEnd + 4
+        // An event stream never ends by itself (GET …/events with Accept: text/event-stream): its
+        // head is the answer; closing the connection ends the stream.
+        else if (/\r\ncontent-type: *text\/event-stream/i.test(head)) end = headEnd + 4
         else if (length !== undefined) end = headEnd + 4 + Number(length)
         else if (chunked) {
           const terminator =

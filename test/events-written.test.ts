@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { readMarketEvents, readTenantEvents } from '../src/modules/exchange/events/events.repository.ts'
+import { marketStream, readEvents, tenantStream } from '../src/modules/exchange/events/events.repository.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { createMarket } from './helpers/markets.ts'
@@ -34,18 +34,18 @@ const bodies = async (events: Promise<{ sequence: number; type: string; payload:
 describe('events written by matching passes', () => {
   it("numbers each tenant's and each symbol's events without gaps, in the pass that made the change", async () => {
     const symbol = await createMarket(server.services.db)
-    const tenantBefore = async (client: TestClient) => (await readTenantEvents(server.services.db, client.tenantId, 0, 10_000)).length
+    const tenantBefore = async (client: TestClient) => (await readEvents(server.services.db, tenantStream(client.tenantId), 0, 10_000)).length
     const [aliceFrom, bobFrom] = [await tenantBefore(alice), await tenantBefore(bob)]
     const ask = (await placeOrder(server, alice.token, { symbol, side: 'sell', type: 'limit', quantity: '2', price: '10.00' })).body
     const bid = (await placeOrder(server, bob.token, { symbol, side: 'buy', type: 'market', quantity: '3' })).body
     expect((await server.request('DELETE', `${ORDERS}/${ask.uid}`, { token: alice.token })).status).toBe(409)
 
-    const aliceEvents = await bodies(readTenantEvents(server.services.db, alice.tenantId, aliceFrom, 100))
+    const aliceEvents = await bodies(readEvents(server.services.db, tenantStream(alice.tenantId), aliceFrom, 100))
     expect(aliceEvents.map((e) => [e.sequence - aliceFrom, e.type, e.order.uid, e.order.status, e.order.filled_quantity, e.fill?.role ?? null])).toEqual([
       [1, 'order.created', ask.uid, 'open', '0', null],
       [2, 'fill', ask.uid, 'filled', '2.00', 'maker'],
     ])
-    const bobEvents = await bodies(readTenantEvents(server.services.db, bob.tenantId, bobFrom, 100))
+    const bobEvents = await bodies(readEvents(server.services.db, tenantStream(bob.tenantId), bobFrom, 100))
     expect(bobEvents.map((e) => [e.sequence - bobFrom, e.type, e.order.status, e.order.filled_quantity, e.order.cancel_reason, e.fill?.role ?? null])).toEqual([
       [1, 'order.created', 'open', '0', null, null],
       [2, 'fill', 'partially_filled', '2.00', null, 'taker'],
@@ -65,7 +65,7 @@ describe('events written by matching passes', () => {
       quantity: '2.00',
     })
 
-    const market = await bodies(readMarketEvents(server.services.db, symbol, 0, 100))
+    const market = await bodies(readEvents(server.services.db, marketStream(symbol), 0, 100))
     expect(market.map((e) => [e.sequence, e.type, e.trade ?? e.book])).toEqual([
       [1, 'book', { side: 'sell', price: '10.00', quantity: '2.00', orders: 1 }],
       [2, 'trade', expect.objectContaining({ symbol, price: '10.00', quantity: '2.00', taker_side: 'buy', sequence: 2 })],
@@ -82,7 +82,7 @@ describe('events written by matching passes', () => {
     )
     expect((await placeOrder(server, alice.token, { symbol, side: 'buy', type: 'limit', quantity: '0.001', price: '5.00' })).status).toBe(422)
     expect((await server.request('DELETE', `${ORDERS}/${order.uid}`, { token: alice.token })).status).toBe(200)
-    const events = await bodies(readTenantEvents(server.services.db, alice.tenantId, 0, 10_000))
+    const events = await bodies(readEvents(server.services.db, tenantStream(alice.tenantId), 0, 10_000))
     const mine = events.filter((e) => e.order.symbol === symbol)
     expect(mine.map((e) => [e.type, e.order.status, e.order.cancel_reason])).toEqual([
       ['order.created', 'open', null],
@@ -90,7 +90,7 @@ describe('events written by matching passes', () => {
     ])
     // Gapless over everything the tenant did in this file.
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1))
-    const market = await bodies(readMarketEvents(server.services.db, symbol, 0, 100))
+    const market = await bodies(readEvents(server.services.db, marketStream(symbol), 0, 100))
     expect(market.map((e) => [e.sequence, e.type, e.book])).toEqual([
       [1, 'book', { side: 'buy', price: '5.00', quantity: '1.00', orders: 1 }],
       [2, 'book', { side: 'buy', price: '5.00', quantity: '0', orders: 0 }],

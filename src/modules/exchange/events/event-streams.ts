@@ -2,7 +2,6 @@ import { MESSAGES } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
 import { AppError, unauthenticated } from '../../../core/errors.ts'
 import type { EventStreamWriter, StreamMessage } from '../../../http/event-stream.ts'
-import type { EventSink, Subscription } from './event-hub.ts'
 import type { StoredEvent } from './events.repository.ts'
 import type { StreamStart } from './events.ts'
 
@@ -24,47 +23,87 @@ const untilExpiry = (start: StreamStart) => Math.max(0, start.principal.exp * 10
 const eventMessage = (event: StoredEvent): StreamMessage => ({ id: event.sequence, event: event.type, data: event.payload })
 
 /**
+ * Why the service ends a stream. `behind`: the client fell too far behind; `interrupted`: the
+ * stream's events could not be read; both are a resync for the client.
+ */
+type EndReason = 'token_expired' | 'behind' | 'interrupted' | 'shutdown'
+
+/** How one face carries a stream: an SSE response or a GraphQL subscription's iterator. */
+interface StreamFace {
+  /** Whether the client already holds so much undelivered that `incoming` more events would overflow its bound. */
+  behind: (incoming: number) => boolean
+  /** Takes events in order; while the stream catches up the hub waits for the returned promise. */
+  write: (events: readonly StoredEvent[]) => void | Promise<void>
+  /** Renders the end; `after` is the last sequence given to the client, where it resumes. Called once. */
+  end: (reason: EndReason, after: number) => void
+}
+
+/**
+ * What both faces share: the subscription to the hub, the slow-consumer check, the end at the
+ * token's expiry, the stream slot, and counting how streams end. `close` is for a client that
+ * left (nothing more is rendered).
+ */
+function follow(ctx: RequestContext, start: StreamStart, face: StreamFace): { close: () => void } {
+  let ended = false
+  const close = () => {
+    if (ended) return false
+    ended = true
+    clearTimeout(expiry)
+    subscription.close()
+    start.release()
+    return true
+  }
+  const endWith = (reason: EndReason, after: number) => {
+    if (!close()) return
+    ctx.services.metrics.eventStreamEnded(reason === 'behind' || reason === 'interrupted' ? 'resync' : reason)
+    face.end(reason, after)
+  }
+  const subscription = ctx.services.events.subscribe(start.key, start.after, {
+    deliver: (events) => {
+      if (ended) return
+      // Events are contiguous: the last one the client was given is the one before these.
+      if (face.behind(events.length)) return endWith('behind', events[0]!.sequence - 1)
+      return face.write(events)
+    },
+    end: (reason) => endWith(reason === 'shutdown' ? 'shutdown' : 'interrupted', subscription.delivered),
+  })
+  const expiry = setTimeout(() => endWith('token_expired', subscription.delivered), untilExpiry(start))
+  return { close: () => void close() }
+}
+
+/** The last SSE message of a stream the service ends (none on shutdown: the client just reconnects). */
+const END_MESSAGES: Record<Exclude<EndReason, 'shutdown'>, { event: string; message: string }> = {
+  token_expired: { event: 'token_expired', message: MESSAGES.expired },
+  behind: { event: 'resync', message: 'The stream fell too far behind: resume after the sequence given' },
+  interrupted: { event: 'resync', message: 'The stream was interrupted: resume after the sequence given' },
+}
+
+/**
  * Serves an opened stream as Server-Sent Events until the client leaves, its token expires
  * (`event: token_expired`), it falls too far behind (`event: resync`) or the process stops.
  */
 export function serveEventStream(ctx: RequestContext, start: StreamStart, writer: EventStreamWriter): void {
-  let ended = false
-  const finish = () => {
-    if (ended) return
-    ended = true
-    clearInterval(ping)
-    clearTimeout(expiry)
-    subscription.close()
-    start.release()
-  }
-  /** Ends the stream with a last message (none on shutdown: the client just reconnects). */
-  const endWith = (message: StreamMessage | undefined) => {
-    if (ended) return
-    ctx.services.metrics.eventStreamEnded(message === undefined ? 'shutdown' : message.event === 'token_expired' ? 'token_expired' : 'resync')
-    finish()
-    if (message) writer.send([message])
-    writer.end(END_GRACE_MS)
-  }
-  /** A message that ends the stream, saying where to resume: after the last event written. */
-  const lastMessage = (event: string, message: string, after: number) => ({ id: undefined, event, data: JSON.stringify({ message, after }) })
-  const sink: EventSink = {
-    deliver: (events) => {
-      if (ended) return
-      // Events are contiguous: the last one written is the one before these.
-      const written = events[0]!.sequence - 1
-      if (writer.buffered > MAX_BUFFERED_BYTES)
-        return endWith(lastMessage('resync', 'The stream fell too far behind: resume after the sequence given', written))
+  const stream = follow(ctx, start, {
+    behind: () => writer.buffered > MAX_BUFFERED_BYTES,
+    write: (events) => {
       writer.send(events.map(eventMessage))
-      // While catching up the hub waits for this; live, it does not, and the check above bounds the buffer.
+      // While catching up the hub waits for this; live, it does not, and `behind` bounds the buffer.
       if (writer.buffered > CATCH_UP_HIGH_WATER) return writer.drained()
     },
-    end: (reason) =>
-      endWith(reason === 'shutdown' ? undefined : lastMessage('resync', 'The stream was interrupted: resume after the sequence given', subscription.delivered)),
-  }
-  const subscription: Subscription = ctx.services.events.subscribe(start.key, start.after, sink)
+    end: (reason, after) => {
+      clearInterval(ping)
+      if (reason !== 'shutdown') {
+        const { event, message } = END_MESSAGES[reason]
+        writer.send([{ id: undefined, event, data: JSON.stringify({ message, after }) }])
+      }
+      writer.end(END_GRACE_MS)
+    },
+  })
   const ping = setInterval(() => writer.comment('ping'), ctx.services.config.eventsPingSeconds * 1000)
-  const expiry = setTimeout(() => endWith(lastMessage('token_expired', MESSAGES.expired, subscription.delivered)), untilExpiry(start))
-  writer.onClose(finish)
+  writer.onClose(() => {
+    clearInterval(ping)
+    stream.close()
+  })
 }
 
 /** What a GraphQL subscription yields: an event, or the error that ends the stream (its field's resolver throws it). */
@@ -72,6 +111,20 @@ export type StreamItem<T> = { event: T } | { error: AppError }
 
 // Queued events past which a subscription still catching up makes the hub wait for its client.
 const CATCH_UP_QUEUE = 200
+
+/** The error a subscription ends with (none on shutdown: it completes). */
+function endError(reason: EndReason, after: number): AppError | undefined {
+  switch (reason) {
+    case 'token_expired':
+      return unauthenticated(MESSAGES.expired)
+    case 'behind':
+      return new AppError('resync', `The stream fell too far behind: resume after ${after}`)
+    case 'interrupted':
+      return new AppError('resync', `The stream was interrupted: resume after ${after}`)
+    case 'shutdown':
+      return undefined
+  }
+}
 
 /**
  * An opened stream as a GraphQL subscription's source (Yoga sends it over SSE). It yields events
@@ -94,37 +147,25 @@ export function eventIterator<T>(ctx: RequestContext, start: StreamStart, parse:
     wakeProducer = undefined
     producer?.()
   }
-  const finish = (error?: AppError, reason?: 'token_expired' | 'resync' | 'shutdown') => {
-    if (done) return
-    if (reason) ctx.services.metrics.eventStreamEnded(reason)
+  const finish = (error: AppError | undefined) => {
     done = true
     final = error
-    clearTimeout(expiry)
-    subscription.close()
-    start.release()
     release()
     wake()
   }
-  const subscription = ctx.services.events.subscribe(start.key, start.after, {
-    deliver: (events) => {
-      if (done) return
-      if (queue.length + events.length > MAX_QUEUED_EVENTS) {
-        return finish(new AppError('resync', `The stream fell too far behind: resume after ${events[0]!.sequence - 1}`), 'resync')
-      }
+  const stream = follow(ctx, start, {
+    behind: (incoming) => queue.length + incoming > MAX_QUEUED_EVENTS,
+    write: (events) => {
       queue.push(...events)
       wake()
       if (queue.length >= CATCH_UP_QUEUE) return new Promise<void>((resolve) => (wakeProducer = resolve))
     },
-    end: (reason) =>
-      reason === 'shutdown'
-        ? finish(undefined, 'shutdown')
-        : finish(new AppError('resync', `The stream was interrupted: resume after ${subscription.delivered}`), 'resync'),
+    end: (reason, after) => finish(endError(reason, after)),
   })
-  const expiry = setTimeout(() => finish(unauthenticated(MESSAGES.expired), 'token_expired'), untilExpiry(start))
   const stop = (): Promise<IteratorResult<StreamItem<T>>> => {
-    finish()
+    stream.close()
+    finish(undefined)
     queue.length = 0
-    final = undefined
     return Promise.resolve({ value: undefined, done: true })
   }
   return {

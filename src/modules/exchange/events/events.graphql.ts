@@ -40,7 +40,14 @@ interface MarketEventBody {
   book?: BookLevelChange
 }
 
-const parsed = <T>(event: StoredEvent) => JSON.parse(event.payload) as T
+// The hub hands one event object to every stream of its key: its body is parsed once for all of
+// them (GraphQL reads resolved values and never changes them).
+const bodies = new WeakMap<StoredEvent, unknown>()
+function parsed<T>(event: StoredEvent): T {
+  let body = bodies.get(event)
+  if (body === undefined) bodies.set(event, (body = JSON.parse(event.payload)))
+  return body as T
+}
 
 /** The end of a stream reaches the client as its field's error (see eventIterator). */
 function unwrap<T>(item: StreamItem<T>): T {

@@ -45,24 +45,10 @@ export async function readEvents(db: Db, key: StreamKey, after: number, limit: n
     .execute()
 }
 
-/** A tenant's events after `after`, in sequence order, at most `limit`. */
-export const readTenantEvents = (db: Db, tenantId: string, after: number, limit: number) => readEvents(db, tenantStream(tenantId), after, limit)
-
-/** A symbol's market events after `after`, in sequence order, at most `limit`. */
-export const readMarketEvents = (db: Db, symbol: string, after: number, limit: number) => readEvents(db, marketStream(symbol), after, limit)
-
 /** The first sequence kept after `after` (undefined when none is), to tell a purged stretch from the end of the stream. */
 export async function firstSequenceAfter(db: Db, key: StreamKey, after: number): Promise<number | undefined> {
-  const [row] = await readEventSequences(db, key, after)
-  return row?.sequence
-}
-
-function readEventSequences(db: Db, key: StreamKey, after: number): Promise<{ sequence: number }[]> {
-  const name = key.slice(2)
-  if (key.startsWith('t:')) {
-    return db.selectFrom('tenant_events').select('sequence').where('tenant_id', '=', name).where('sequence', '>', after).orderBy('sequence').limit(1).execute()
-  }
-  return db.selectFrom('market_events').select('sequence').where('symbol', '=', name).where('sequence', '>', after).orderBy('sequence').limit(1).execute()
+  const [first] = await readEvents(db, key, after, 1)
+  return first?.sequence
 }
 
 /**
@@ -86,12 +72,6 @@ export async function lastSequences(db: Db, keys: readonly StreamKey[]): Promise
 export async function lastSequence(db: Db, key: StreamKey): Promise<number> {
   return (await lastSequences(db, [key])).get(key) ?? 0
 }
-
-/** The tenant's last event sequence (0 before its first event). */
-export const lastTenantSequence = (db: Db, tenantId: string) => lastSequence(db, tenantStream(tenantId))
-
-/** The symbol's last market sequence (0 before its first event). */
-export const lastMarketSequence = (db: Db, symbol: string) => lastSequence(db, marketStream(symbol))
 
 /**
  * Wakes every process's streams of these keys once the surrounding transaction commits (PostgreSQL

@@ -429,7 +429,7 @@ class Pass {
       filled: ZERO,
       notional: ZERO,
     }
-    this.#placed.set(request.uid, placedOf(own.row))
+    this.#placed.set(request.uid, own.row)
     this.#tenantEvent(own.row, 'order.created', null)
     const result = book.match({
       uid: request.uid,
@@ -529,10 +529,10 @@ class Pass {
     }
   }
 
-  /** What the statement writes for an order: inserted when placed in this pass, else updated. */
+  /** What the statement writes for an order: inserted when placed in this pass, else updated (rows are never changed in place). */
   #record(row: OrderRow): void {
-    if (this.#placed.has(row.uid)) this.#placed.set(row.uid, placedOf(row))
-    else this.#changed.set(row.uid, changedOf(row))
+    if (this.#placed.has(row.uid)) this.#placed.set(row.uid, row)
+    else this.#changed.set(row.uid, row)
   }
 
   #tenantEvent(order: OrderRow, type: TenantEventWrite['type'], fill: FillRecord | null): void {
@@ -558,29 +558,3 @@ class Pass {
     this.#marketEvents.push({ sequence, type, payload: JSON.stringify({ sequence, type, created_at: this.#createdAt, ...body }) })
   }
 }
-
-const placedOf = (row: OrderRow): PlacedOrder => ({
-  uid: row.uid,
-  user_id: row.user_id,
-  tenant_id: row.tenant_id,
-  client_order_id: row.client_order_id,
-  side: row.side,
-  type: row.type,
-  quantity: row.quantity,
-  price: row.price,
-  status: row.status,
-  filled_quantity: row.filled_quantity,
-  filled_notional: row.filled_notional,
-  average_price: row.average_price,
-  cancel_reason: row.cancel_reason,
-  seq: row.seq,
-})
-
-const changedOf = (row: OrderRow): ChangedOrder => ({
-  uid: row.uid,
-  status: row.status,
-  filled_quantity: row.filled_quantity,
-  filled_notional: row.filled_notional,
-  average_price: row.average_price,
-  cancel_reason: row.cancel_reason,
-})

@@ -2,28 +2,10 @@ import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
+import { ORDER_FIELDS } from '../orders/orders.schemas.ts'
 
-const ORDER_COLUMN_NAMES = [
-  'uid',
-  'created_at',
-  'updated_at',
-  'is_deleted',
-  'meta_data',
-  'user_id',
-  'tenant_id',
-  'client_order_id',
-  'symbol',
-  'side',
-  'type',
-  'quantity',
-  'price',
-  'status',
-  'filled_quantity',
-  'average_price',
-  'cancel_reason',
-  'filled_notional',
-  'seq',
-]
+// Every column of an order: the record's fields, and the two the matcher keeps besides.
+const ORDER_COLUMN_NAMES = [...ORDER_FIELDS, 'filled_notional', 'seq']
 const ORDER_COLUMNS = sql.raw(ORDER_COLUMN_NAMES.join(', '))
 const ORDER_COLUMNS_OF_O = sql.raw(ORDER_COLUMN_NAMES.map((name) => `o.${name}`).join(', '))
 
@@ -89,32 +71,26 @@ export async function findByClientOrderIds(db: Db, keys: readonly { tenantId: st
 }
 
 /** A new order as a match leaves it. */
-export interface PlacedOrder {
-  uid: string
-  user_id: string
-  tenant_id: string
-  client_order_id: string | null
-  side: 'buy' | 'sell'
-  type: 'limit' | 'market'
-  quantity: string
-  price: string | null
-  status: OrderRow['status']
-  filled_quantity: string
-  filled_notional: string
-  average_price: string | null
-  cancel_reason: OrderRow['cancel_reason']
-  seq: number
-}
+export type PlacedOrder = Pick<
+  OrderRow,
+  | 'uid'
+  | 'user_id'
+  | 'tenant_id'
+  | 'client_order_id'
+  | 'side'
+  | 'type'
+  | 'quantity'
+  | 'price'
+  | 'status'
+  | 'filled_quantity'
+  | 'filled_notional'
+  | 'average_price'
+  | 'cancel_reason'
+  | 'seq'
+>
 
 /** An order already stored, as the match leaves it. */
-export interface ChangedOrder {
-  uid: string
-  status: OrderRow['status']
-  filled_quantity: string
-  filled_notional: string
-  average_price: string | null
-  cancel_reason: OrderRow['cancel_reason']
-}
+export type ChangedOrder = Pick<OrderRow, 'uid' | 'status' | 'filled_quantity' | 'filled_notional' | 'average_price' | 'cancel_reason'>
 
 export interface TradeWrite {
   uid: string

@@ -5,7 +5,9 @@
  * DATABASE_URL set → a throwaway database on that PostgreSQL server (dropped afterwards);
  * otherwise the embedded database in a temporary DATA_DIR.
  * BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
- * BENCH_ONLY (comma-separated scenario names; `events` is the event streams scenario, bench/events.ts).
+ * BENCH_ONLY (comma-separated scenario names; `events` is the event streams scenario, bench/events.ts;
+ * `instances` the one-against-two instances scenario, bench/instances.ts, PostgreSQL only;
+ * BENCH_PAIRS its alternating pairs per book, default 2).
  *
  * The baseline is measured right before EACH scenario and the ratio taken to that measurement: on
  * a shared machine the yardstick drifts by 2x within a minute, and a ratio to a measurement made
@@ -22,6 +24,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 
 import { type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
+import { formatInstances, type InstancesRun, measureInstances, seedDeepBook } from './instances.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 // `node --import tsx`: one process per child, so stopping it stops the service itself.
@@ -32,6 +35,8 @@ const WARMUP = Number(env.BENCH_WARMUP ?? 3)
 const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50)
 const ONLY = env.BENCH_ONLY?.split(',').map((s) => s.trim())
 const EVENTS = !ONLY || ONLY.some((o) => 'events'.startsWith(o) || o.startsWith('events'))
+// Two instances share a database only on PostgreSQL (the embedded database is one process's).
+const INSTANCES = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'instances'.startsWith(o) || o.startsWith('instances')))
 // Tenants of the events scenario, each holding MAX_STREAMS_PER_CLIENT's default of streams.
 const EVENT_CLIENTS = 100
 
@@ -148,6 +153,8 @@ async function main() {
     // The limits would otherwise be what is measured.
     RATE_LIMIT_LOGIN_PER_MIN: '1000000',
     RATE_LIMIT_API_PER_MIN: '100000000',
+    // Crossing loads leave thousands of one tenant's orders resting on a symbol.
+    MAX_OPEN_ORDERS_PER_SYMBOL: '1000000',
   }
   let dropDatabase: (() => Promise<void>) | undefined
   if (env.DATABASE_URL) {
@@ -174,9 +181,10 @@ async function main() {
   const credentials: { client_id: string; client_secret: string } = JSON.parse(
     await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Bank'], serviceEnv),
   )
-  const counterparty: { client_id: string; client_secret: string } = JSON.parse(
+  const counterparty: { client_id: string; client_secret: string; tenant_id: string } = JSON.parse(
     await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Counterparty'], serviceEnv),
   )
+  if (INSTANCES) await seedDeepBook(serviceEnv.DATABASE_URL!, counterparty)
   const eventClients: Credentials[] = EVENTS ? JSON.parse(await run(['bench/events-clients.ts', String(EVENT_CLIENTS)], serviceEnv)) : []
 
   // As `npm start` runs it: the compiled service (`npm run bench` builds first).
@@ -288,6 +296,25 @@ async function main() {
         `Matching engine alone (bench/order-book.ts, in memory, no database):\n${await run(['bench/order-book.ts', '100000'], env)}`
     }
 
+    let instances: InstancesRun[] | undefined
+    if (INSTANCES) {
+      const second = await startChild('dist/src/app/main.js', [], serviceEnv, path.join(logDir, 'service-2.log'))
+      try {
+        instances = await measureInstances({
+          urls: [service.url, second.url],
+          connections: CONNECTIONS,
+          durationSeconds: DURATION,
+          warmupSeconds: WARMUP,
+          buyer: auth,
+          seller: otherAuth,
+          pairs: Number(env.BENCH_PAIRS ?? 2),
+        })
+        errors += instances.reduce((sum, r) => sum + r.errors, 0)
+      } finally {
+        await second.stop()
+      }
+    }
+
     let events: EventsResult | undefined
     if (EVENTS) {
       process.stderr.write('running: events\n')
@@ -303,11 +330,11 @@ async function main() {
     const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
     process.stdout.write(
       `\nDatabase: ${database}; ${CONNECTIONS} connections; ${DURATION}s measured after ${WARMUP}s warm-up; node ${process.version}\n\n` +
-        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${engine}${events ? formatEvents(events) : ''}`,
+        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${engine}${instances ? formatInstances(instances) : ''}${events ? formatEvents(events) : ''}`,
     )
     writeFileSync(
       path.join(ROOT, 'bench/results.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results, events }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results, instances, events }, null, 2)}\n`,
     )
     completed = true
   } finally {

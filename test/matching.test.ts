@@ -187,10 +187,10 @@ describe('matching in price-time priority', () => {
   it("matches against orders another process wrote: the book in memory follows the database's epoch", async () => {
     const symbol = await createMarket(server.services.db)
     const first = await place(alice, limit(symbol, 'sell', '1', '40.00'))
-    // Another writer (here: plain SQL standing for another process's pass) fills it and moves the epoch on.
-    await sql`update orders set status = 'filled', filled_quantity = quantity, filled_notional = quantity * price, average_price = price where uid = ${first.uid}`.execute(
-      server.services.db,
-    )
+    // Another writer (here: plain SQL standing for another process's pass) fills it, stamps it with
+    // the epoch it writes, and moves the book's epoch on: this process catches up from that one row.
+    await sql`update orders set status = 'filled', filled_quantity = quantity, filled_notional = quantity * price, average_price = price,
+      book_epoch = (select epoch + 1 from symbol_books where symbol = ${symbol}) where uid = ${first.uid}`.execute(server.services.db)
     await sql`update symbol_books set epoch = epoch + 1 where symbol = ${symbol}`.execute(server.services.db)
     const taker = await place(bob, limit(symbol, 'buy', '1', '40.00'))
     expect(taker).toMatchObject({ status: 'open', filled_quantity: '0' })

@@ -15,8 +15,9 @@ import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/ses
 import { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
 import { EventHub } from '../modules/exchange/events/event-hub.ts'
 import { EventRetention } from '../modules/exchange/events/event-retention.ts'
-import { EVENTS_CHANNEL, lastSequences, readEvents, type StreamKey } from '../modules/exchange/events/events.repository.ts'
-import { Matching } from '../modules/exchange/matching/matcher.ts'
+import { decodeNotification } from '../modules/exchange/events/event-notifications.ts'
+import { EVENTS_CHANNEL, lastSequences, readEvents } from '../modules/exchange/events/events.repository.ts'
+import { Matching } from '../modules/exchange/matching/matching.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/symbols-cache.ts'
 import { Metrics } from '../observability/metrics.ts'
@@ -99,8 +100,8 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
           EVENTS_CHANNEL,
           {
             notification: (payload) => {
-              const [from, ...keys] = payload.split(' ')
-              if (from !== instance) events.wake(keys as StreamKey[])
+              const { instance: from, keys } = decodeNotification(payload)
+              if (from !== instance) events.wake(keys)
             },
             listening: () => events.wakeAll(),
           },
@@ -114,8 +115,13 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       // is one connection, used without transactions (one process: it is the only matcher).
       maxConcurrentPasses: database.kind === 'pglite' ? 1 : Math.max(1, Math.floor(config.dbPoolSize / 2)),
       transactions: database.kind === 'postgres',
+      maxOpenOrdersPerSymbol: config.maxOpenOrdersPerSymbol,
+      // The embedded database runs each statement on the event loop's thread: smaller steps keep
+      // each under the 50 ms bound (docs/matching.md, "Bounded steps").
+      ...(database.kind === 'pglite' ? { fillsPerStep: 40, ordersPerStep: 100 } : {}),
       events: { committed: (keys) => events.wake(keys), ...(eventNotifications ? { notify: { instance } } : {}) },
     })
+    await matching.warm()
     return {
       config,
       database,

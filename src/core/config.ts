@@ -62,6 +62,7 @@ const envSchema = z.object({
   STATEMENT_TIMEOUT_MS: integer(100, 600_000).default(5000),
   TRUST_PROXY: proxyHops.default(0),
   MAX_STREAMS_PER_CLIENT: integer(1, 100_000).default(10),
+  MAX_OPEN_ORDERS_PER_SYMBOL: integer(1, 1_000_000).default(1000),
   EVENT_RETENTION_DAYS: integer(1, 3650).default(7),
   EVENTS_PING_SECONDS: integer(1, 15).default(15),
   METRICS_TOKEN: z
@@ -102,6 +103,8 @@ export type Config = {
   metricsToken: string | undefined
   /** Event streams (SSE and GraphQL subscriptions) one client may hold open at once, per process. */
   maxStreamsPerClient: number
+  /** Orders of one tenant resting in one symbol's book at once (docs/matching.md). */
+  maxOpenOrdersPerSymbol: number
   /** Days events are kept; resuming from before that is 410 `events_expired`. */
   eventRetentionDays: number
   /** Seconds between `: ping` comments on an idle SSE stream. */
@@ -152,6 +155,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxyHops: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
     maxStreamsPerClient: e.MAX_STREAMS_PER_CLIENT,
+    maxOpenOrdersPerSymbol: e.MAX_OPEN_ORDERS_PER_SYMBOL,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     eventsPingSeconds: e.EVENTS_PING_SECONDS,
   }

@@ -141,6 +141,8 @@ export interface OrderTable {
   filled_notional: Generated<string>
   /** Its place in its symbol's acceptance order (time priority at a price). */
   seq: Generated<number>
+  /** The book epoch of the matching pass that last wrote it (migration 2026-12-04). */
+  book_epoch: Generated<number>
 }
 
 /** Live orders per tenant, one row per shard; maintained by triggers on `orders` (migration 2026-11-28). */

@@ -1,11 +1,12 @@
 import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
+import type { MarketEventType, TenantEventType } from '../events/event-payloads.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { ORDER_FIELDS } from '../orders/orders.schemas.ts'
 
-// Every column of an order: the record's fields, and the two the matcher keeps besides.
-const ORDER_COLUMN_NAMES = [...ORDER_FIELDS, 'filled_notional', 'seq']
+// Every column of an order: the record's fields, and the three the matcher keeps besides.
+const ORDER_COLUMN_NAMES = [...ORDER_FIELDS, 'filled_notional', 'seq', 'book_epoch']
 const ORDER_COLUMNS = sql.raw(ORDER_COLUMN_NAMES.join(', '))
 const ORDER_COLUMNS_OF_O = sql.raw(ORDER_COLUMN_NAMES.map((name) => `o.${name}`).join(', '))
 
@@ -57,6 +58,34 @@ export async function loadRestingOrders(db: Db, symbol: string): Promise<OrderRo
     where symbol = ${symbol} and status in ('open', 'partially_filled')
     order by seq`.execute(db)
   return rows
+}
+
+/**
+ * What other processes wrote to the symbol's book after `epoch`: every order a pass placed or
+ * changed since, in acceptance order, for a copy of the book to catch up without reading it whole.
+ */
+export async function loadBookChanges(db: Db, symbol: string, epoch: number): Promise<OrderRow[]> {
+  const { rows } = await executePrepared(
+    db,
+    'load_book_changes',
+    sql<OrderRow>`select ${ORDER_COLUMNS} from orders where symbol = ${symbol} and book_epoch > ${epoch} order by seq`,
+  )
+  return rows
+}
+
+/** The symbols whose books hold orders: the ones a process warms at start. */
+export async function symbolsWithRestingOrders(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ symbol: string }>`
+    select distinct symbol from orders where status in ('open', 'partially_filled')`.execute(db)
+  return rows.map((row) => row.symbol)
+}
+
+/** How many orders of a tenant rest in a symbol's book (for the dry run; the pass counts its own copy). */
+export async function countOpenOrders(db: Db, tenantId: string, symbol: string): Promise<number> {
+  const { rows } = await sql<{ open: string }>`
+    select count(*) as open from orders
+    where symbol = ${symbol} and tenant_id = ${tenantId} and status in ('open', 'partially_filled')`.execute(db)
+  return Number(rows[0]?.open ?? 0)
 }
 
 /** Orders already holding one of these (tenant, client_order_id) pairs. */
@@ -121,14 +150,14 @@ export interface FillWrite {
 export interface TenantEventWrite {
   tenant_id: string
   ordinal: number
-  type: 'order.created' | 'order.updated' | 'fill'
+  type: TenantEventType
   rest: string
 }
 
 /** An event of the symbol's stream, its sequence and body known to the pass. */
 export interface MarketEventWrite {
   sequence: number
-  type: 'trade' | 'book'
+  type: MarketEventType
   payload: string
 }
 
@@ -154,7 +183,7 @@ const column = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((r
  * Everything one matching pass changed, in ONE statement: the book row (epoch bumped, sequences
  * advanced), the new orders, the stored orders it filled or cancelled, trades, fills, and the
  * events of the tenants' and the symbol's streams. Every write hangs on the book row still being at
- * `expectedEpoch` (a fencing token): a pass computed from a book another writer has moved past
+ * `expectedEpoch` (a fencing token), and each order written is stamped with the new epoch: a pass computed from a book another writer has moved past
  * writes nothing and answers no rows. On the first trade of a UTC day the symbol's reference price
  * becomes the last trade price before it: the previous day's close. Answers every order the pass
  * inserted or changed. Trades and fills may refer to orders the same statement inserts: foreign
@@ -176,9 +205,9 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
       returning epoch
     ), placed as (
       insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status,
-        filled_quantity, filled_notional, average_price, cancel_reason, seq)
+        filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch)
       select p.uid, ${now}::timestamp(6), ${now}::timestamp(6), p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side,
-        p.type, p.quantity, p.price, p.status, p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq
+        p.type, p.quantity, p.price, p.status, p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq, book.epoch
       from unnest(${column(placed, 'uid')}::uuid[], ${column(placed, 'user_id')}::text[], ${column(placed, 'tenant_id')}::uuid[],
         ${column(placed, 'client_order_id')}::text[], ${column(placed, 'side')}::text[], ${column(placed, 'type')}::text[],
         ${column(placed, 'quantity')}::numeric[], ${column(placed, 'price')}::numeric[], ${column(placed, 'status')}::text[],
@@ -191,7 +220,7 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
       returning ${ORDER_COLUMNS}
     ), changed as (
       update orders o set status = c.status, filled_quantity = c.filled_quantity, filled_notional = c.filled_notional,
-        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = ${now}::timestamp(6)
+        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = ${now}::timestamp(6), book_epoch = book.epoch
       from unnest(${column(changed, 'uid')}::uuid[], ${column(changed, 'status')}::text[], ${column(changed, 'filled_quantity')}::numeric[],
         ${column(changed, 'filled_notional')}::numeric[], ${column(changed, 'average_price')}::numeric[], ${column(changed, 'cancel_reason')}::text[])
         as c(uid, status, filled_quantity, filled_notional, average_price, cancel_reason)

@@ -57,6 +57,11 @@ export interface MatchResult {
   cancelReason: null | CancelReason
   /** Every level whose totals this call changed, final value per (side, price), in the order first touched. */
   levelChanges: LevelChange[]
+  /**
+   * False when the call stopped at its `maxFills` with quantity left that may still trade: the
+   * order is neither rested nor cancelled, and the caller matches the rest in another call.
+   */
+  complete: boolean
 }
 
 export interface Level {
@@ -147,7 +152,11 @@ export class OrderBook {
     this.rest(order.uid, order.tenantId, order.side, order.seq, this.priceUnits(order.price), this.quantityUnits(order.remaining))
   }
 
-  match(order: IncomingOrder): MatchResult {
+  /**
+   * Matches an incoming order against the book. At most `maxFills` fills are made in one call, so a
+   * sweep through a deep book can be split into bounded steps (docs/matching.md, "Bounded steps").
+   */
+  match(order: IncomingOrder, maxFills: number = Number.POSITIVE_INFINITY): MatchResult {
     if (this.orders.has(order.uid)) throw new Error(`order ${order.uid} is already in the book`)
     if (order.quantity.coefficient <= 0n) throw new RangeError('quantity must be positive')
     if ((order.type === 'limit') !== (order.price !== null)) throw new RangeError('a limit order needs a price and a market order has none')
@@ -164,8 +173,13 @@ export class OrderBook {
     const quantityScale = this.quantityScale
     let remaining = this.quantityUnits(order.quantity)
     let cancelReason: CancelReason | null = null
+    let complete = true
 
     while (remaining > 0n) {
+      if (fills.length >= maxFills) {
+        complete = false
+        break
+      }
       const level = book[book.length - 1]
       if (level === undefined) break
       if (limit !== null && (buying ? level.price > limit : level.price < limit)) break
@@ -201,7 +215,7 @@ export class OrderBook {
     }
 
     let rested = false
-    if (remaining > 0n && cancelReason === null) {
+    if (complete && remaining > 0n && cancelReason === null) {
       if (limit === null) cancelReason = 'unfilled'
       else {
         const level = this.rest(order.uid, order.tenantId, order.side, order.seq, limit, remaining)
@@ -219,7 +233,39 @@ export class OrderBook {
       rested,
       cancelReason,
       levelChanges: touched.map((level) => this.levelChange(level)),
+      complete,
     }
+  }
+
+  /**
+   * Puts a stored order's current state into the book: its remaining quantity changed in place
+   * (time priority kept), or added, or moved when its side or price differs. For catching up with
+   * what another process wrote (docs/matching.md, "Many instances").
+   */
+  upsert(order: RestingOrder): void {
+    const node = this.orders.get(order.uid)
+    if (node) {
+      this.fitScales(order.price, order.remaining)
+      const price = this.priceUnits(order.price)
+      if (node.level.side === order.side && node.level.price === price && node.seq === order.seq) {
+        const remaining = this.quantityUnits(order.remaining)
+        node.level.total += remaining - node.remaining
+        node.remaining = remaining
+        return
+      }
+      this.cancel(order.uid)
+    }
+    this.add(order)
+  }
+
+  /** True when an order on `side` at `price` (null: a market order) would trade with the other side's best level. */
+  crosses(side: Side, price: DecimalValue | null): boolean {
+    const best = side === 'buy' ? this.asks[this.asks.length - 1] : this.bids[this.bids.length - 1]
+    if (best === undefined) return false
+    if (price === null) return true
+    this.fitScales(price, { coefficient: 1n, scale: 0 })
+    const limit = this.priceUnits(price)
+    return side === 'buy' ? best.price <= limit : best.price >= limit
   }
 
   cancel(uid: string): { order: RestingOrder; levelChange: LevelChange } | undefined {

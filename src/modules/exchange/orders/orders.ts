@@ -6,6 +6,8 @@ import { decimalFromStore, decimalsEqual } from '../../../core/decimal.ts'
 import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
+import { tooManyOpenOrders } from '../matching/match-pass.ts'
+import { countOpenOrders } from '../matching/matching.repository.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
 import { CANCELLABLE_STATUSES, findOrder, findOrderByClientOrderId, listOrderRows, type OrderRow } from './orders.repository.ts'
@@ -95,9 +97,16 @@ export async function createOrder(ctx: RequestContext, readBody: () => unknown):
 export async function validateOrder(ctx: RequestContext, readBody: () => unknown): Promise<{ valid: true }> {
   const checked = await checkOrder(ctx, readBody)
   if ('existing' in checked) return { valid: true }
-  const clientOrderId = checked.fields.client_order_id ?? null
-  const existing = clientOrderId ? await findOrderByClientOrderId(ctx.services.db, checked.principal.tenantId, clientOrderId) : undefined
-  if (existing) replay(existing, checked.fields)
+  const { principal, fields, market } = checked
+  const clientOrderId = fields.client_order_id ?? null
+  const existing = clientOrderId ? await findOrderByClientOrderId(ctx.services.db, principal.tenantId, clientOrderId) : undefined
+  if (existing) {
+    replay(existing, fields)
+    return { valid: true }
+  }
+  const limit = ctx.services.matching.maxOpenOrdersPerSymbol
+  if (fields.type === 'limit' && (await countOpenOrders(ctx.services.db, principal.tenantId, market.symbol)) >= limit)
+    throw validationError([tooManyOpenOrders(market.symbol, limit)])
   return { valid: true }
 }
 

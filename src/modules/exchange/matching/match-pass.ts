@@ -1,0 +1,358 @@
+import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, formatDecimalAtLeast, multiply, subtract } from '../../../core/decimal.ts'
+import type { ValidationIssue } from '../../../core/errors.ts'
+import { uuidv7 } from '../../../core/ids.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
+import { bookLevel, marketEventPayload, type MarketEventType, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
+import { marketStream, type StreamKey, tenantStream } from '../events/events.repository.ts'
+import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
+import { tradeRecord } from '../market/trade-records.ts'
+import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
+import type { OrderRow } from '../orders/orders.repository.ts'
+import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
+import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
+import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
+import type { OrderState, WarmBook } from './warm-book.ts'
+
+/** A new order, validated against the market rules as the caller last knew them. */
+export interface PlaceRequest {
+  uid: string
+  userId: string
+  tenantId: string
+  clientOrderId: string | null
+  symbol: string
+  side: OrderSide
+  type: OrderType
+  quantity: DecimalInput
+  price: DecimalInput | null
+  /** Re-checked against the rules read under the symbol's lock, so a rule changed meanwhile is seen. */
+  parsed: Pick<ParsedOrderFields, 'fields' | 'invalid'>
+}
+
+/** What one command will be answered, decided during the pass, resolved once the pass is stored. */
+export type Answer =
+  | { kind: 'placed'; uid: string }
+  | { kind: 'existing'; order: OrderRow }
+  | { kind: 'same_pass'; uid: string }
+  | { kind: 'refused'; issues: ValidationIssue[] }
+  | { kind: 'cancelled'; uid: string }
+  | { kind: 'not_open' }
+
+export interface StepLimits {
+  /** Fills written by one statement: a longer sweep continues in the next step. */
+  fillsPerStep: number
+  /** Orders placed or changed by one statement. */
+  ordersPerStep: number
+  /** Orders of one tenant resting in the symbol's book at once (MAX_OPEN_ORDERS_PER_SYMBOL). */
+  maxOpenOrdersPerSymbol: number
+}
+
+/** Writes one step's rows in one statement; answers the orders it wrote, or none when the book's epoch moved. */
+export type StepWriter = (write: MatchWrite) => Promise<OrderRow[]>
+
+export class EpochMoved extends Error {}
+
+const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
+// average_price keeps this many digits beyond the symbol's price precision (docs/api.md, "Exchange market").
+const AVERAGE_PRICE_EXTRA_PLACES = 8
+
+const keyOf = (tenantId: string, clientOrderId: string) => `${tenantId}\n${clientOrderId}`
+
+/** Decimal text as PostgreSQL prints the stored `numeric`: `+10` and `10.` are `10`, `1.50` keeps its scale. */
+const stored = (input: DecimalInput) => formatDecimalAtLeast(input.value, input.value.scale)
+
+/**
+ * One matching pass over the commands of a symbol, under the book's lock (docs/matching.md): it
+ * matches against the warm book and writes in bounded steps, each one statement of at most
+ * `fillsPerStep` fills and `ordersPerStep` orders, so a sweep through a deep book never holds the
+ * event loop; on PostgreSQL every step of a pass is in the pass's one transaction.
+ */
+export class MatchPass {
+  readonly #rules: MarketRules
+  readonly #pricePlaces: number
+  readonly #quantityPlaces: number
+  readonly #createdAt: string
+  #orderSeq: number
+  #marketSequence: number
+  /** The book row's epoch as this pass's last step left it. */
+  #epoch: number
+  /** The current step's writes. */
+  #placed = new Map<string, PlacedOrder>()
+  #changed = new Map<string, ChangedOrder>()
+  #trades: TradeWrite[] = []
+  #fills: FillWrite[] = []
+  #tenantEvents: TenantEventWrite[] = []
+  #marketEvents: MarketEventWrite[] = []
+  /** The current step's events per tenant: their ordinals. */
+  #eventsPerTenant = new Map<string, number>()
+  /** Every tenant the pass wrote events for, across steps. */
+  readonly #tenants = new Set<string>()
+  #marketWritten = false
+  /** client_order_id → uid of an order placed earlier in this pass. */
+  readonly #keys = new Map<string, string>()
+  /** Every order the steps wrote, as the database answered it (the last write of each). */
+  readonly rows = new Map<string, OrderRow>()
+  #steps = 0
+
+  constructor(
+    readonly locked: LockedBook,
+    readonly warm: WarmBook,
+    private readonly limits: StepLimits,
+    private readonly writeStep: StepWriter,
+  ) {
+    this.#rules = locked
+    this.#pricePlaces = Math.max(0, locked.price_precision)
+    this.#quantityPlaces = Math.max(0, locked.quantity_precision)
+    this.#orderSeq = locked.last_order_seq
+    this.#marketSequence = locked.market_sequence
+    this.#epoch = locked.epoch
+    this.#createdAt = formatTimestamp(locked.now)
+  }
+
+  /** The book row's epoch after the pass's writes. */
+  get epoch(): number {
+    return this.#epoch
+  }
+
+  /** Steps written so far. */
+  get steps(): number {
+    return this.#steps
+  }
+
+  /** The streams this pass wrote events to. */
+  streams(): StreamKey[] {
+    const keys = [...this.#tenants].map(tenantStream)
+    if (this.#marketWritten) keys.push(marketStream(this.locked.symbol))
+    return keys
+  }
+
+  /** Writes what the current step holds. */
+  async finish(): Promise<void> {
+    if (this.#placed.size === 0 && this.#changed.size === 0) return
+    const write: MatchWrite = {
+      now: this.locked.now,
+      expectedEpoch: this.#epoch,
+      symbol: this.locked.symbol,
+      placed: [...this.#placed.values()],
+      changed: [...this.#changed.values()],
+      trades: this.#trades,
+      fills: this.#fills,
+      tenantEvents: this.#tenantEvents,
+      marketEvents: this.#marketEvents,
+      lastOrderSeq: this.#orderSeq,
+      marketSequence: this.#marketSequence,
+    }
+    this.#placed = new Map()
+    this.#changed = new Map()
+    this.#trades = []
+    this.#fills = []
+    this.#tenantEvents = []
+    this.#marketEvents = []
+    this.#eventsPerTenant = new Map()
+    const rows = await this.writeStep(write)
+    if (rows.length === 0) throw new EpochMoved(`the book of ${this.locked.symbol} moved past epoch ${this.#epoch}`)
+    this.#epoch++
+    this.#steps++
+    for (const row of rows) this.rows.set(row.uid, row)
+  }
+
+  /** Ends the step once it holds as much as one statement may write. */
+  async #boundStep(): Promise<void> {
+    if (this.#fills.length >= this.limits.fillsPerStep || this.#placed.size + this.#changed.size >= this.limits.ordersPerStep) await this.#nextStep()
+  }
+
+  /**
+   * Writes the step, then lets the event loop serve what waits before the next one: the embedded
+   * database runs statements on this thread and answers without ever returning to the event loop.
+   */
+  async #nextStep(): Promise<void> {
+    await this.finish()
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+
+  async place(request: PlaceRequest, existing: readonly OrderRow[]): Promise<Answer> {
+    if (request.clientOrderId !== null) {
+      const stored = existing.find((row) => row.tenant_id === request.tenantId && row.client_order_id === request.clientOrderId)
+      if (stored) return { kind: 'existing', order: stored }
+      const earlier = this.#keys.get(keyOf(request.tenantId, request.clientOrderId))
+      if (earlier) return { kind: 'same_pass', uid: earlier }
+    }
+    const issues = marketRuleIssues(request.parsed, this.#rules)
+    if (issues.length > 0) return { kind: 'refused', issues }
+    if (request.type === 'limit' && this.warm.openOrders(request.tenantId) >= this.limits.maxOpenOrdersPerSymbol)
+      return { kind: 'refused', issues: [tooManyOpenOrders(request.symbol, this.limits.maxOpenOrdersPerSymbol)] }
+    if (request.clientOrderId !== null) this.#keys.set(keyOf(request.tenantId, request.clientOrderId), request.uid)
+
+    const seq = ++this.#orderSeq
+    const own: OrderState = {
+      row: {
+        uid: request.uid,
+        created_at: this.locked.now,
+        updated_at: this.locked.now,
+        is_deleted: false,
+        meta_data: null,
+        user_id: request.userId,
+        tenant_id: request.tenantId,
+        client_order_id: request.clientOrderId,
+        symbol: this.locked.symbol,
+        side: request.side,
+        type: request.type,
+        quantity: stored(request.quantity),
+        price: request.price && stored(request.price),
+        status: 'open',
+        filled_quantity: '0',
+        average_price: null,
+        cancel_reason: null,
+        filled_notional: '0',
+        seq,
+        book_epoch: 0,
+      },
+      filled: ZERO,
+      notional: ZERO,
+    }
+    this.#placed.set(request.uid, own.row)
+    this.#tenantEvent(own.row, 'order.created', null)
+    await this.#sweep(own, request.quantity.value, request.price?.value ?? null)
+    await this.#boundStep()
+    return { kind: 'placed', uid: request.uid }
+  }
+
+  /** Finishes a sweep a crash cut short between its steps (see WarmBook.load). */
+  async resume(state: OrderState): Promise<void> {
+    const { row } = state
+    await this.#sweep(state, decimalFromStore(row.quantity), row.price === null ? null : decimalFromStore(row.price))
+    await this.#boundStep()
+  }
+
+  cancel(uid: string): Answer {
+    const own = this.warm.get(uid)
+    if (!own) return { kind: 'not_open' }
+    const removed = this.warm.book.cancel(uid)
+    this.warm.remove(uid, true)
+    own.row = this.#next(own, 'cancelled', 'user')
+    this.#record(own.row)
+    this.#tenantEvent(own.row, 'order.updated', null)
+    if (removed) this.#bookEvent(removed.levelChange)
+    return { kind: 'cancelled', uid }
+  }
+
+  /** Matches what is left of an order against the book, step by step, then rests or cancels its remainder. */
+  async #sweep(own: OrderState, quantity: DecimalValue, price: DecimalValue | null): Promise<void> {
+    const { book } = this.warm
+    const { row } = own
+    const makerSide: OrderSide = row.side === 'buy' ? 'sell' : 'buy'
+    for (;;) {
+      const result = book.match(
+        { uid: row.uid, tenantId: row.tenant_id, side: row.side, type: row.type, price, quantity: subtract(quantity, own.filled), seq: BigInt(row.seq) },
+        // Each trade is two fills, one per side.
+        Math.max(1, Math.floor((this.limits.fillsPerStep - this.#fills.length) / 2)),
+      )
+      for (const fill of result.fills) this.#trade(own, fill, makerSide, quantity)
+      for (const level of result.levelChanges) this.#bookEvent(level)
+      if (result.complete) {
+        if (result.rested) this.warm.rest(own, true)
+        else if (result.cancelReason !== null) {
+          own.row = this.#next(own, 'cancelled', result.cancelReason)
+          this.#record(own.row)
+          this.#tenantEvent(own.row, 'order.updated', null)
+        }
+        return
+      }
+      await this.#nextStep()
+    }
+  }
+
+  /** A fill: its trade, both sides' fills, the maker's and the taker's new state. */
+  #trade(own: OrderState, fill: Fill, makerSide: OrderSide, quantity: DecimalValue): void {
+    // Time-ordered ids: a pass's trades and fills share one timestamp and list in execution order.
+    const tradeUid = uuidv7()
+    const price = formatDecimalAtLeast(fill.price, this.#pricePlaces)
+    const fillQuantity = formatDecimalAtLeast(fill.quantity, this.#quantityPlaces)
+    const trade: TradeWrite = {
+      uid: tradeUid,
+      price,
+      quantity: fillQuantity,
+      taker_side: own.row.side,
+      sequence: ++this.#marketSequence,
+      maker_order_uid: fill.makerUid,
+      taker_order_uid: own.row.uid,
+    }
+    this.#trades.push(trade)
+    this.#marketEvent(trade.sequence, 'trade', { trade: tradeRecord({ ...trade, symbol: this.locked.symbol, created_at: this.locked.now }) })
+    const maker = this.warm.get(fill.makerUid)
+    if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
+    const makerDone = fill.makerRemaining.coefficient === 0n
+    this.#fill(maker, fill, price, fillQuantity, tradeUid, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled')
+    if (makerDone) this.warm.remove(fill.makerUid, true)
+    const takerDone = compareDecimals(add(own.filled, fill.quantity), quantity) === 0
+    this.#fill(own, fill, price, fillQuantity, tradeUid, own.row.side, 'taker', takerDone ? 'filled' : 'partially_filled')
+  }
+
+  /** One side of a trade: the order's new totals and row, its fill, and the fill event of its tenant. */
+  #fill(
+    state: OrderState,
+    fill: Fill,
+    price: string,
+    quantity: string,
+    tradeUid: string,
+    side: OrderSide,
+    role: 'maker' | 'taker',
+    status: OrderRow['status'],
+  ): void {
+    state.filled = add(state.filled, fill.quantity)
+    state.notional = add(state.notional, multiply(fill.price, fill.quantity))
+    state.row = this.#next(state, status, null)
+    this.#record(state.row)
+    const write: FillWrite = { uid: uuidv7(), order_uid: state.row.uid, trade_uid: tradeUid, tenant_id: state.row.tenant_id, side, role, price, quantity }
+    this.#fills.push(write)
+    this.#tenantEvent(state.row, 'fill', fillRecord({ ...write, symbol: this.locked.symbol, created_at: this.locked.now }))
+  }
+
+  /** The order's row after a change at this pass's time. */
+  #next(state: OrderState, status: OrderRow['status'], cancelReason: OrderRow['cancel_reason']): OrderRow {
+    const filled = state.filled.coefficient === 0n
+    return {
+      ...state.row,
+      updated_at: this.locked.now,
+      status,
+      cancel_reason: cancelReason,
+      filled_quantity: filled ? '0' : formatDecimalAtLeast(state.filled, this.#quantityPlaces),
+      filled_notional: formatDecimal(state.notional),
+      average_price: filled
+        ? null
+        : formatDecimalAtLeast(averagePrice(state.notional, state.filled, this.#pricePlaces + AVERAGE_PRICE_EXTRA_PLACES), this.#pricePlaces),
+    }
+  }
+
+  /** What the step writes for an order: inserted when placed in this step, else updated (rows are never changed in place). */
+  #record(row: OrderRow): void {
+    if (this.#placed.has(row.uid)) this.#placed.set(row.uid, row)
+    else this.#changed.set(row.uid, row)
+  }
+
+  #tenantEvent(order: OrderRow, type: TenantEventType, fill: FillRecord | null): void {
+    const ordinal = (this.#eventsPerTenant.get(order.tenant_id) ?? 0) + 1
+    this.#eventsPerTenant.set(order.tenant_id, ordinal)
+    this.#tenants.add(order.tenant_id)
+    this.#tenantEvents.push({ tenant_id: order.tenant_id, ordinal, type, rest: tenantEventTail(type, this.#createdAt, order, fill) })
+  }
+
+  #bookEvent(level: LevelChange): void {
+    const sequence = ++this.#marketSequence
+    this.#marketEvent(sequence, 'book', { book: bookLevel(level, this.#pricePlaces, this.#quantityPlaces) })
+  }
+
+  #marketEvent(sequence: number, type: MarketEventType, body: Parameters<typeof marketEventPayload>[3]): void {
+    this.#marketWritten = true
+    this.#marketEvents.push({ sequence, type, payload: marketEventPayload(sequence, type, this.#createdAt, body) })
+  }
+}
+
+export function tooManyOpenOrders(symbol: string, limit: number): ValidationIssue {
+  return {
+    type: 'value_error.too_many_open_orders',
+    loc: ['body', 'symbol'],
+    msg: `at most ${limit} orders of a tenant may be open on ${symbol} at once`,
+    input: symbol,
+    ctx: { limit },
+  }
+}

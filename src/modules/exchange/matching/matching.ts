@@ -1,0 +1,96 @@
+import type { Db } from '../../../db/database.ts'
+import type { PlaceRequest, StepLimits } from './match-pass.ts'
+import { symbolsWithRestingOrders } from './matching.repository.ts'
+import { type CancelOutcome, type EventsCommitted, type PlaceOutcome, SymbolQueue } from './symbol-queue.ts'
+
+export type { PlaceRequest } from './match-pass.ts'
+export type { CancelOutcome, EventsCommitted, PlaceOutcome } from './symbol-queue.ts'
+
+export interface MatchingOptions extends Partial<StepLimits> {
+  /** Passes (transactions) of different symbols in flight at once. */
+  maxConcurrentPasses: number
+  /** Commands of one symbol handled by one pass. */
+  maxPassSize?: number
+  /** PostgreSQL: each pass a transaction holding the symbol's row lock. The embedded database is one process and one connection. */
+  transactions: boolean
+  /** Who hears of the events a pass committed (docs/events.md, "Delivery"). */
+  events?: EventsCommitted
+}
+
+// Bounded steps (docs/matching.md): one statement writes at most this many fills and orders, so no
+// step's work holds the event loop for long however deep the book.
+const FILLS_PER_STEP = 100
+const ORDERS_PER_STEP = 500
+const MAX_PASS_SIZE = 500
+export const DEFAULT_MAX_OPEN_ORDERS_PER_SYMBOL = 1000
+
+/**
+ * Continuous matching, per symbol, in price-time priority (docs/matching.md): orders and cancels of
+ * a symbol queue in their SymbolQueue and are matched in passes against a book each process keeps
+ * warm in memory; at most `maxConcurrentPasses` passes (of different symbols) run at once.
+ */
+export class Matching {
+  readonly #symbols = new Map<string, SymbolQueue>()
+  readonly #waiting: SymbolQueue[] = []
+  #running = 0
+  readonly #queueOptions: ConstructorParameters<typeof SymbolQueue>[2]
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: MatchingOptions,
+  ) {
+    this.#queueOptions = {
+      maxPassSize: options.maxPassSize ?? MAX_PASS_SIZE,
+      fillsPerStep: options.fillsPerStep ?? FILLS_PER_STEP,
+      ordersPerStep: options.ordersPerStep ?? ORDERS_PER_STEP,
+      maxOpenOrdersPerSymbol: options.maxOpenOrdersPerSymbol ?? DEFAULT_MAX_OPEN_ORDERS_PER_SYMBOL,
+      transactions: options.transactions,
+      ...(options.events ? { events: options.events } : {}),
+    }
+  }
+
+  get maxOpenOrdersPerSymbol(): number {
+    return this.#queueOptions.maxOpenOrdersPerSymbol
+  }
+
+  place(request: PlaceRequest): Promise<PlaceOutcome> {
+    return new Promise((resolve, reject) => this.#queue(request.symbol).push({ kind: 'place', request, resolve, reject }))
+  }
+
+  cancel(symbol: string, uid: string): Promise<CancelOutcome> {
+    return new Promise((resolve, reject) => this.#queue(symbol).push({ kind: 'cancel', uid, resolve, reject }))
+  }
+
+  /**
+   * Loads the book of every symbol that has resting orders, so the first order of each does not
+   * wait for it, and finishes any sweep a crash cut short (docs/matching.md, "Bounded steps").
+   */
+  async warm(): Promise<void> {
+    const symbols = await symbolsWithRestingOrders(this.db)
+    await Promise.all(symbols.map((symbol) => new Promise<void>((resolve, reject) => this.#queue(symbol).push({ kind: 'warm', resolve, reject }))))
+  }
+
+  #queue(symbol: string): SymbolQueue {
+    let queue = this.#symbols.get(symbol)
+    if (!queue) {
+      queue = new SymbolQueue(symbol, this.db, this.#queueOptions, (q) => this.#ready(q))
+      this.#symbols.set(symbol, queue)
+    }
+    return queue
+  }
+
+  /** A symbol has commands waiting: run its pass now, or when a slot frees. */
+  #ready(queue: SymbolQueue): void {
+    if (this.#running >= this.options.maxConcurrentPasses) {
+      if (!this.#waiting.includes(queue)) this.#waiting.push(queue)
+      return
+    }
+    this.#running++
+    void queue.runPass().finally(() => {
+      this.#running--
+      const next = this.#waiting.shift()
+      if (next) this.#ready(next)
+      queue.scheduleIfPending()
+    })
+  }
+}

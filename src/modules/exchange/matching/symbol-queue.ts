@@ -1,0 +1,217 @@
+import type { ValidationIssue } from '../../../core/errors.ts'
+import type { Db } from '../../../db/database.ts'
+import { encodeNotifications } from '../events/event-notifications.ts'
+import { notifyEvents, type StreamKey } from '../events/events.repository.ts'
+import type { OrderRow } from '../orders/orders.repository.ts'
+import { type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits } from './match-pass.ts'
+import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, writeMatch } from './matching.repository.ts'
+import { WarmBook } from './warm-book.ts'
+
+export type PlaceOutcome =
+  /** Stored and matched: the order as its own matching pass left it. */
+  | { kind: 'placed'; order: OrderRow }
+  /** Its tenant's `client_order_id` already names this order (stored earlier, or earlier in the same pass). */
+  | { kind: 'existing'; order: OrderRow }
+  /** The symbol's rules, as read under the lock, refuse it (they changed since it was validated). */
+  | { kind: 'refused'; issues: ValidationIssue[] }
+
+export type CancelOutcome = { kind: 'cancelled'; order: OrderRow } | { kind: 'not_open' }
+
+export type Command =
+  | { kind: 'place'; request: PlaceRequest; resolve: (outcome: PlaceOutcome) => void; reject: (error: unknown) => void }
+  | { kind: 'cancel'; uid: string; resolve: (outcome: CancelOutcome) => void; reject: (error: unknown) => void }
+  /** Loads the book (and finishes a sweep a crash cut short) before any order arrives. */
+  | { kind: 'warm'; resolve: () => void; reject: (error: unknown) => void }
+
+export interface QueueOptions extends StepLimits {
+  /** Commands of one symbol handled by one pass. */
+  maxPassSize: number
+  /** PostgreSQL: each pass a transaction holding the symbol's row lock. The embedded database is one process and one connection. */
+  transactions: boolean
+  events?: EventsCommitted
+}
+
+export interface EventsCommitted {
+  /** This process's streams of these keys have new events: called once the pass has committed. */
+  committed: (keys: readonly StreamKey[]) => void
+  /**
+   * Other processes' streams are woken by a NOTIFY sent in the pass's transaction, naming this
+   * process (`instance`) so it can skip its own. Undefined: no other process (the embedded database).
+   */
+  notify?: { instance: string }
+}
+
+// A pass that loses its fencing check (another writer moved the epoch) or a client_order_id race starts over.
+const MAX_ATTEMPTS = 5
+
+const isRetryable = (error: unknown) => {
+  const e = error as { code?: unknown; constraint?: unknown } | null
+  return e?.code === '40P01' || e?.code === '40001' || (e?.code === '23505' && e.constraint === 'orders_tenant_client_order_id_key')
+}
+
+/** A failed statement changed nothing; an integrity violation (class 23) is one row's fault. */
+const isIntegrityViolation = (error: unknown) => /^23/.test(String((error as { code?: unknown } | null)?.code ?? ''))
+
+/**
+ * The commands of one symbol, handled in passes (docs/matching.md): a pass takes what is queued,
+ * locks the symbol's book row (on PostgreSQL until the pass commits, so one process at a time
+ * matches a symbol, whichever process took the orders), brings its warm copy of the book up to the
+ * row's epoch, matches the commands in their acceptance order and writes in bounded steps. Nothing
+ * is answered before that commits: an order answered 201 is stored and already matched.
+ */
+export class SymbolQueue {
+  #pending: Command[] = []
+  #scheduled = false
+  #running = false
+  /** The book as of the last pass that succeeded; undefined before the first, and after a failure. */
+  #warm: WarmBook | undefined
+
+  constructor(
+    readonly symbol: string,
+    private readonly db: Db,
+    private readonly options: QueueOptions,
+    private readonly ready: (queue: SymbolQueue) => void,
+  ) {}
+
+  push(command: Command): void {
+    this.#pending.push(command)
+    this.scheduleIfPending()
+  }
+
+  scheduleIfPending(): void {
+    if (this.#scheduled || this.#running || this.#pending.length === 0) return
+    this.#scheduled = true
+    // One turn of the event loop gathers the orders parsed from the same batch of socket reads.
+    setImmediate(() => {
+      this.#scheduled = false
+      if (!this.#running && this.#pending.length > 0) this.ready(this)
+    })
+  }
+
+  async runPass(): Promise<void> {
+    if (this.#running || this.#pending.length === 0) return
+    this.#running = true
+    try {
+      await this.#run(this.#pending.splice(0, this.options.maxPassSize))
+    } finally {
+      this.#running = false
+    }
+  }
+
+  async #run(commands: readonly Command[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      let stepsWritten = 0
+      try {
+        const settle = this.options.transactions
+          ? await this.db.transaction().execute((trx) => this.#pass(trx, commands, (n) => (stepsWritten = n)))
+          : await this.#pass(this.db, commands, (n) => (stepsWritten = n))
+        settle()
+        return
+      } catch (error) {
+        // The copy in memory may hold what was never stored.
+        this.#warm = undefined
+        // Without a transaction, steps already written stay: running the commands again would
+        // place their orders twice. The next pass reloads the book and finishes any cut sweep.
+        const partlyStored = !this.options.transactions && stepsWritten > 0
+        if (!partlyStored && attempt < MAX_ATTEMPTS && (error instanceof EpochMoved || isRetryable(error))) continue
+        // A row the database refuses (a check the API's own validation did not foresee) fails only
+        // its own command: the pass wrote nothing, so each command runs again alone, in order.
+        if (!partlyStored && commands.length > 1 && isIntegrityViolation(error)) {
+          for (const command of commands) await this.#run([command])
+          return
+        }
+        for (const command of commands) command.reject(error)
+        return
+      }
+    }
+  }
+
+  /** One pass: returns how to answer each command once its writes are committed. */
+  async #pass(db: Db, commands: readonly Command[], progress: (steps: number) => void): Promise<() => void> {
+    const locked = await lockBook(db, this.symbol)
+    if (!locked) return () => commands.forEach(answerUnknownSymbol)
+    const { warm, unfinished } = await this.#bookAt(db, locked.epoch)
+    this.#warm = undefined
+    const existing = await findByClientOrderIds(
+      db,
+      commands.flatMap((c) =>
+        c.kind === 'place' && c.request.clientOrderId !== null ? [{ tenantId: c.request.tenantId, clientOrderId: c.request.clientOrderId }] : [],
+      ),
+    )
+    const pass = new MatchPass(locked, warm, this.options, async (write) => {
+      const rows = await writeMatch(db, write)
+      progress(pass.steps + 1)
+      return rows
+    })
+    for (const state of unfinished) await pass.resume(state)
+    const answers: Answer[] = []
+    for (const command of commands) {
+      if (command.kind === 'place') answers.push(await pass.place(command.request, existing))
+      else if (command.kind === 'cancel') answers.push(pass.cancel(command.uid))
+      else answers.push({ kind: 'not_open' })
+    }
+    await pass.finish()
+    const events = this.options.events
+    const streams = events ? pass.streams() : []
+    if (events?.notify && streams.length > 0) await notifyEvents(db, encodeNotifications(events.notify.instance, streams))
+    return () => {
+      warm.epoch = pass.epoch
+      this.#warm = warm
+      if (streams.length > 0) events?.committed(streams)
+      commands.forEach((command, i) => answer(command, answers[i]!, pass.rows))
+    }
+  }
+
+  /**
+   * The warm book brought to `epoch`: as it is when no other process wrote since, caught up with
+   * what others wrote, or read whole the first time (or after a failure, or if the database went back).
+   */
+  async #bookAt(db: Db, epoch: number): Promise<ReturnType<typeof WarmBook.load>> {
+    const warm = this.#warm
+    if (warm && warm.epoch === epoch) return { warm, unfinished: [] }
+    if (warm && warm.epoch < epoch) {
+      warm.catchUp(await loadBookChanges(db, this.symbol, warm.epoch), epoch)
+      return { warm, unfinished: [] }
+    }
+    return WarmBook.load(await loadRestingOrders(db, this.symbol), epoch)
+  }
+}
+
+function answerUnknownSymbol(command: Command): void {
+  if (command.kind === 'place')
+    command.resolve({
+      kind: 'refused',
+      issues: [{ type: 'value_error.symbol', loc: ['body', 'symbol'], msg: `unknown symbol ${command.request.symbol}`, input: command.request.symbol }],
+    })
+  else if (command.kind === 'cancel') command.resolve({ kind: 'not_open' })
+  else command.resolve()
+}
+
+function answer(command: Command, decided: Answer, rows: Map<string, OrderRow>): void {
+  const row = (uid: string) => {
+    const found = rows.get(uid)
+    if (!found) throw new Error(`order ${uid} was written but not returned`)
+    return found
+  }
+  try {
+    if (command.kind === 'warm') return command.resolve()
+    if (command.kind === 'cancel') {
+      command.resolve(decided.kind === 'cancelled' ? { kind: 'cancelled', order: row(decided.uid) } : { kind: 'not_open' })
+      return
+    }
+    switch (decided.kind) {
+      case 'placed':
+        return command.resolve({ kind: 'placed', order: row(decided.uid) })
+      case 'same_pass':
+        return command.resolve({ kind: 'existing', order: row(decided.uid) })
+      case 'existing':
+        return command.resolve({ kind: 'existing', order: decided.order })
+      case 'refused':
+        return command.resolve({ kind: 'refused', issues: decided.issues })
+      default:
+        throw new Error(`a placed order cannot be answered ${decided.kind}`)
+    }
+  } catch (error) {
+    command.reject(error)
+  }
+}

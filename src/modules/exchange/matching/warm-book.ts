@@ -1,0 +1,96 @@
+import { decimalFromStore, type DecimalValue, subtract } from '../../../core/decimal.ts'
+import type { OrderRow } from '../orders/orders.repository.ts'
+import { OrderBook } from './order-book.ts'
+
+/** An order of the book: its row as stored (what its events carry) and its totals, which its next fill adds to. */
+export interface OrderState {
+  row: OrderRow
+  filled: DecimalValue
+  notional: DecimalValue
+}
+
+const isResting = (row: OrderRow) => (row.status === 'open' || row.status === 'partially_filled') && row.price !== null
+
+export function orderState(row: OrderRow): OrderState {
+  return { row, filled: decimalFromStore(row.filled_quantity), notional: decimalFromStore(row.filled_notional) }
+}
+
+/**
+ * A process's copy of one symbol's book, kept across passes (docs/matching.md, "Many instances"):
+ * valid while the database's book epoch is `epoch`. When another process matched the symbol since,
+ * `catchUp` applies just the orders it wrote; the whole book is read only when the process first
+ * matches the symbol or after a pass failed.
+ */
+export class WarmBook {
+  readonly book = new OrderBook()
+  /** The resting orders, by uid. */
+  readonly #orders = new Map<string, OrderState>()
+  /** Resting orders per tenant, for MAX_OPEN_ORDERS_PER_SYMBOL. */
+  readonly #openPerTenant = new Map<string, number>()
+
+  private constructor(public epoch: number) {}
+
+  /**
+   * The book from its resting orders, in acceptance order. A market order still resting, or a limit
+   * order that crosses what rests before it, is a sweep cut short between its steps by a crash on
+   * the embedded database (which has no transactions): it is not put in the book but returned, for
+   * the next pass to finish before anything else.
+   */
+  static load(rows: readonly OrderRow[], epoch: number): { warm: WarmBook; unfinished: OrderState[] } {
+    const warm = new WarmBook(epoch)
+    const unfinished: OrderState[] = []
+    for (const row of rows) {
+      const state = orderState(row)
+      if (row.price === null || warm.book.crosses(row.side, decimalFromStore(row.price))) unfinished.push(state)
+      else warm.rest(state)
+    }
+    return { warm, unfinished }
+  }
+
+  /** Applies what other processes wrote after this copy's epoch (each row as it now stands). */
+  catchUp(rows: readonly OrderRow[], epoch: number): void {
+    for (const row of rows) {
+      if (isResting(row)) this.rest(orderState(row))
+      else if (this.#orders.has(row.uid)) this.remove(row.uid)
+    }
+    this.epoch = epoch
+  }
+
+  get(uid: string): OrderState | undefined {
+    return this.#orders.get(uid)
+  }
+
+  openOrders(tenantId: string): number {
+    return this.#openPerTenant.get(tenantId) ?? 0
+  }
+
+  /**
+   * Records a resting order's state. A new one is put in the book too (`inBook` false); one the
+   * book's own matching already placed or changed (`inBook` true) only has its state replaced.
+   */
+  rest(state: OrderState, inBook = false): void {
+    const { row } = state
+    if (!inBook)
+      this.book.upsert({
+        uid: row.uid,
+        tenantId: row.tenant_id,
+        side: row.side,
+        price: decimalFromStore(row.price!),
+        remaining: subtract(decimalFromStore(row.quantity), state.filled),
+        seq: BigInt(row.seq),
+      })
+    if (!this.#orders.has(row.uid)) this.#openPerTenant.set(row.tenant_id, this.openOrders(row.tenant_id) + 1)
+    this.#orders.set(row.uid, state)
+  }
+
+  /** Forgets an order that no longer rests; `inBook` true when the book's own matching already removed it. */
+  remove(uid: string, inBook = false): void {
+    const state = this.#orders.get(uid)
+    if (!state) return
+    if (!inBook) this.book.cancel(uid)
+    this.#orders.delete(uid)
+    const open = this.openOrders(state.row.tenant_id) - 1
+    if (open > 0) this.#openPerTenant.set(state.row.tenant_id, open)
+    else this.#openPerTenant.delete(state.row.tenant_id)
+  }
+}

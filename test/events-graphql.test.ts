@@ -155,5 +155,5 @@ describe('GraphQL subscriptions over SSE', () => {
     } finally {
       await short.close()
     }
-  }, 15_000)
+  }, 60_000)
 })

@@ -155,6 +155,8 @@ async function main() {
     RATE_LIMIT_API_PER_MIN: '100000000',
     // Crossing loads leave thousands of one tenant's orders resting on a symbol.
     MAX_OPEN_ORDERS_PER_SYMBOL: '1000000',
+    // Every client of the bench is 127.0.0.1, and the events scenario alone holds 1000 streams.
+    MAX_CONNECTIONS_PER_ADDRESS: '100000',
   }
   let dropDatabase: (() => Promise<void>) | undefined
   if (env.DATABASE_URL) {

@@ -1,4 +1,4 @@
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 
 import { sql } from 'kysely'
 import pg from 'pg'
@@ -16,6 +16,33 @@ import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/serve
 
 const EVENTS = '/api/exchange/v1/events'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Large events committed in batches, each batch a wake-up, `times` as many bytes as a stream may
+ * hold: copies of a real one, padded (a JSON list resuming from them is checked against the
+ * document). Returns the last sequence.
+ */
+async function flood(server: TestServer, client: TestClient, times: number): Promise<number> {
+  const symbol = await createMarket(server.services.db)
+  await placeOrder(server, client.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price: '10.00' })
+  const model = (await server.request('GET', EVENTS, { token: client.token })).body.items[0]
+  const pad = 'x'.repeat(200_000)
+  const batches = Math.ceil((MAX_BUFFERED_BYTES * times) / (pad.length * 4))
+  let sequence = 1
+  for (let batch = 0; batch < batches; batch++) {
+    for (let i = 0; i < 4; i++) {
+      sequence++
+      const payload = JSON.stringify({ ...model, sequence, order: { ...model.order, meta_data: { pad } } })
+      await sql`insert into tenant_events (tenant_id, sequence, type, created_at, payload)
+        values (${client.tenantId}, ${sequence}, 'order.created', timezone('utc', now()), ${payload})`.execute(server.services.db)
+    }
+    await sql`insert into tenant_event_counters (tenant_id, last_sequence) values (${client.tenantId}, ${sequence})
+      on conflict (tenant_id) do update set last_sequence = excluded.last_sequence`.execute(server.services.db)
+    server.services.events.wake([tenantStream(client.tenantId)])
+    await sleep(20)
+  }
+  return sequence
+}
 
 describe('a slow consumer', () => {
   let server: TestServer
@@ -39,26 +66,7 @@ describe('a slow consumer', () => {
     while (!Buffer.concat(chunks).includes('\r\n\r\n')) await sleep(10)
     await sleep(100) // live
     socket.pause()
-    // Large events committed in batches, each batch a wake-up, far more than the stream may hold:
-    // copies of a real one, padded (the JSON list that resumes below is checked against the document).
-    const symbol = await createMarket(server.services.db)
-    await placeOrder(server, client.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price: '10.00' })
-    const model = (await server.request('GET', EVENTS, { token: client.token })).body.items[0]
-    const pad = 'x'.repeat(200_000)
-    const batches = Math.ceil((MAX_BUFFERED_BYTES * 12) / (pad.length * 4))
-    let sequence = 1
-    for (let batch = 0; batch < batches; batch++) {
-      for (let i = 0; i < 4; i++) {
-        sequence++
-        const payload = JSON.stringify({ ...model, sequence, order: { ...model.order, meta_data: { pad } } })
-        await sql`insert into tenant_events (tenant_id, sequence, type, created_at, payload)
-          values (${client.tenantId}, ${sequence}, 'order.created', timezone('utc', now()), ${payload})`.execute(server.services.db)
-      }
-      await sql`insert into tenant_event_counters (tenant_id, last_sequence) values (${client.tenantId}, ${sequence})
-        on conflict (tenant_id) do update set last_sequence = excluded.last_sequence`.execute(server.services.db)
-      server.services.events.wake([tenantStream(client.tenantId)])
-      await sleep(20)
-    }
+    const sequence = await flood(server, client, 12)
     socket.resume()
     await ended
     const text = Buffer.concat(chunks).toString()
@@ -78,6 +86,66 @@ describe('a slow consumer', () => {
     expect(rest.body.total).toBe(sequence - ids.at(-1)!)
     socket.destroy()
   }, 60_000)
+})
+
+describe('a GraphQL subscriber that stops reading', () => {
+  let server: TestServer
+  let client: TestClient
+  beforeAll(async () => {
+    server = await startTestServer({ MAX_STREAMS_PER_CLIENT: '1' })
+    client = await createTestClient(server)
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('is ended with RESYNC and its connection cut, as an SSE one is, and its slot is freed', async () => {
+    const accepted: Socket[] = []
+    const onConnection = (socket: Socket) => accepted.push(socket)
+    server.running.server.on('connection', onConnection)
+    const url = new URL(server.url)
+    const socket = connect(Number(url.port), url.hostname)
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk) => chunks.push(chunk))
+    const clientEnded = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    socket.on('error', () => {})
+    const body = JSON.stringify({ query: 'subscription { orderEvents { sequence order { metaData } } }' })
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: exchange.test\r\nAuthorization: Bearer ${client.token}\r\nAccept: text/event-stream\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+    while (!Buffer.concat(chunks).includes('\r\n\r\n')) await sleep(10)
+    expect(Buffer.concat(chunks).toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*content-type: text\/event-stream/i)
+    const serverSide = accepted.find((s) => s.remotePort === socket.localPort)!
+    server.running.server.off('connection', onConnection)
+    expect(serverSide).toBeDefined()
+    const cut = new Promise<void>((resolve) => serverSide.once('close', () => resolve()))
+    await sleep(100) // live
+    socket.pause()
+    const sequence = await flood(server, client, 24)
+    // The server closes the connection of a client that reads nothing (after a grace for it to take the end).
+    await Promise.race([cut, sleep(30_000).then(() => Promise.reject(new Error('the connection was not closed')))])
+    const metrics = (await server.request('GET', '/metrics')).text
+    expect(metrics).toContain('event_streams_ended_total{reason="resync"} 1\n')
+    expect(metrics).toContain('event_streams_open 0\n')
+    // Its slot is free: the client's one stream opens.
+    const again = await openSse(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'subscription { orderEvents { sequence } }' }),
+    })
+    expect(again.status).toBe(200)
+    await again.waitFor((m) => m.comment !== undefined)
+    again.close()
+    // What reached the client before the cut: events in order from the first, not all of them, and no end of the response.
+    socket.resume()
+    await clientEnded
+    const text = Buffer.concat(chunks).toString()
+    const sequences = [...text.matchAll(/data: (\{.*\})\n\n/g)].map((m) => Number(JSON.parse(m[1]!).data.orderEvents.sequence))
+    expect(sequences).toEqual(sequences.map((_, i) => i + 1))
+    expect(sequences.length).toBeLessThan(sequence)
+    expect(text).not.toContain('event: complete')
+  }, 90_000)
 })
 
 // Events committed by one process reach streams on another (docs/events.md, "Delivery").

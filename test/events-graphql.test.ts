@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { openSse, type SseClient } from './helpers/event-stream.ts'
+import { eventually } from './helpers/eventually.ts'
 import { createMarket } from './helpers/markets.ts'
 import { placeOrder } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -110,6 +111,26 @@ describe('GraphQL subscriptions over SSE', () => {
     for (const stream of held) stream.close()
   })
 
+  it('gives back the stream slot of a subscription that is refused (406: the client accepts no stream)', async () => {
+    const client = await createTestClient(server)
+    const accepts = ['application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/html']
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { accept: accepts[i % accepts.length]!, 'content-type': 'application/json', authorization: `Bearer ${client.token}` },
+        body: JSON.stringify({ query: ORDER_EVENTS }),
+      })
+      expect([res.status, await res.text()]).toEqual([406, ''])
+    }
+    await eventually(async () => (server.services.events.size === 0 ? true : undefined), 5000)
+    // Both of the client's slots (MAX_STREAMS_PER_CLIENT=2) are free.
+    const held = [await subscribe(server, client.token, ORDER_EVENTS), await subscribe(server, client.token, ORDER_EVENTS)]
+    expect(held.map((s) => s.status)).toEqual([200, 200])
+    await Promise.all(held.map((s) => s.waitFor((m) => m.comment !== undefined)))
+    for (const stream of held) stream.close()
+    await eventually(async () => (server.services.events.size === 0 ? true : undefined), 5000)
+  })
+
   it('completes open subscriptions at shutdown, so clients reconnect elsewhere', async () => {
     const other = await startTestServer()
     const client = await createTestClient(other)
@@ -134,5 +155,5 @@ describe('GraphQL subscriptions over SSE', () => {
     } finally {
       await short.close()
     }
-  }, 15_000)
+  }, 60_000)
 })

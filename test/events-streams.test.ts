@@ -294,7 +294,7 @@ describe('a stream whose token expires', () => {
     } finally {
       await short.close()
     }
-  }, 15_000)
+  }, 60_000)
 })
 
 describe('shutdown', () => {

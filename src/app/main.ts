@@ -39,7 +39,10 @@ async function main() {
     throw error
   }
   const demoFile = await prepareFirstRun(services)
-  const running = await listen(createApp(services), config.port, config.host)
+  const running = await listen(createApp(services), config.port, config.host, {
+    idleSeconds: config.connectionIdleSeconds,
+    perAddress: config.maxConnectionsPerAddress,
+  })
   logger.info(
     { url: running.url, graphql: `${running.url}/graphql`, database: services.database.kind, ...(demoFile ? { demoCredentials: demoFile } : {}) },
     'exchange API listening',

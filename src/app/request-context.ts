@@ -1,13 +1,19 @@
 import { AuthContext, type Principal } from '../core/auth.ts'
-import type { RequestContext, Services } from '../core/context.ts'
+import type { RequestContext, ResponseWatch, Services } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
 import type { RequestState } from '../core/request-state.ts'
 import { countAnonymousCall } from '../http/anonymous-calls.ts'
 import { recordRateLimit } from '../http/request-state.ts'
 import type { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
 
-export function createRequestContext(services: Services, state: RequestState, authorization: string | null | undefined): RequestContext {
+export function createRequestContext(
+  services: Services,
+  state: RequestState,
+  authorization: string | null | undefined,
+  response?: ResponseWatch,
+): RequestContext {
   return {
+    ...(response ? { response } : {}),
     requestId: state.id,
     clientIp: state.clientIp,
     services,

@@ -12,6 +12,7 @@ import { toGraphQLError } from '../graphql/errors.ts'
 import { graphqlLimitsPlugin } from '../graphql/limits.ts'
 import { loginRateLimitPlugin } from '../graphql/login-limit.ts'
 import { graphqlRateLimitsPlugin } from '../graphql/rate-limits.ts'
+import { watchResponse } from '../http/event-stream.ts'
 import { checkLoginAttempt, penaliseFailedLogin } from '../http/login-attempts.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
@@ -69,8 +70,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     logging: false,
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
     maxRequestBodySize: false,
-    context: ({ request, requestContext }: { request: Request } & Partial<ReplayHandoff>) =>
-      requestContext ?? createRequestContext(services, states.get(request), request.headers.get('authorization')),
+    // `res`: Node's response, which a subscription watches (its client leaving or not reading).
+    context: ({ request, requestContext, res }: { request: Request; res?: ServerResponse } & Partial<ReplayHandoff>) =>
+      requestContext ?? createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res)),
     // Rendered here; 5xx logged with their request id by requestLogPlugin.
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     plugins: [

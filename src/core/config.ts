@@ -65,6 +65,8 @@ const envSchema = z.object({
   MAX_OPEN_ORDERS_PER_SYMBOL: integer(1, 1_000_000).default(1000),
   EVENT_RETENTION_DAYS: integer(1, 3650).default(7),
   EVENTS_PING_SECONDS: integer(1, 15).default(15),
+  CONNECTION_IDLE_SECONDS: integer(1, 3600).default(5),
+  MAX_CONNECTIONS_PER_ADDRESS: integer(1, 1_000_000).default(256),
   METRICS_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters')
@@ -109,6 +111,10 @@ export type Config = {
   eventRetentionDays: number
   /** Seconds between `: ping` comments on an idle SSE stream. */
   eventsPingSeconds: number
+  /** Seconds a connection may stay open before its first request arrives. */
+  connectionIdleSeconds: number
+  /** Connections open at once from one remote address; more are closed as they come. */
+  maxConnectionsPerAddress: number
 }
 
 export class ConfigError extends Error {}
@@ -158,5 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxOpenOrdersPerSymbol: e.MAX_OPEN_ORDERS_PER_SYMBOL,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     eventsPingSeconds: e.EVENTS_PING_SECONDS,
+    connectionIdleSeconds: e.CONNECTION_IDLE_SECONDS,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
   }
 }

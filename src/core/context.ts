@@ -19,4 +19,19 @@ export interface RequestContext {
   auth: AuthContext
   /** What the infrastructure records about this request (log line, response headers). */
   state: RequestState
+  /**
+   * The connection of a response written by someone else (Yoga's): what a long-lived answer, a
+   * subscription, watches to see its client leave or stop reading (docs/events.md).
+   */
+  response?: ResponseWatch
+}
+
+/** A response under way, as seen by what feeds it. */
+export interface ResponseWatch {
+  /** Bytes written but not yet taken by the socket. */
+  readonly buffered: number
+  /** Called once when the response is over: sent in full, or its connection gone. At once if it is. */
+  onClose(listener: () => void): void
+  /** Cuts the connection unless the response is sent in full within `graceMs`. */
+  cutUnlessFinished(graceMs: number): void
 }

@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http'
 
+import type { ResponseWatch } from '../core/context.ts'
+
 /** One message of a stream: `id` (omitted when undefined), `event`, and `data`, which is one line of JSON. */
 export interface StreamMessage {
   id: number | undefined
@@ -73,5 +75,27 @@ export class EventStreamWriter {
     const cut = setTimeout(() => this.res.destroy(), graceMs)
     cut.unref()
     this.res.once('finish', () => clearTimeout(cut))
+  }
+}
+
+/**
+ * A response another writer streams (Yoga's GraphQL-over-SSE), watched by what feeds it: nothing
+ * is registered on the response until asked.
+ */
+export function watchResponse(res: ServerResponse): ResponseWatch {
+  return {
+    get buffered() {
+      return res.writableLength
+    },
+    onClose: (listener) => {
+      if (res.destroyed || res.closed) listener()
+      else res.once('close', listener)
+    },
+    cutUnlessFinished: (graceMs) => {
+      if (res.destroyed || res.writableFinished) return
+      const cut = setTimeout(() => res.destroy(), graceMs)
+      cut.unref()
+      res.once('close', () => clearTimeout(cut))
+    },
   }
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 
 /** Node's request listener for the whole service. */
 export interface Listener {
@@ -13,21 +13,55 @@ export interface RunningServer<L extends Listener = Listener> {
   close: () => Promise<void>
 }
 
+/** What one address may hold (docs/operations.md, "Connections"). */
+export interface ConnectionLimits {
+  /** Seconds a connection may stay open before its first request's head has arrived. */
+  idleSeconds: number
+  /** Connections open at once from one remote address; one more is closed at once. */
+  perAddress: number
+}
+
 const DRAIN_TIMEOUT_MS = 10_000
 
 /**
  * Listens on `port`/`host`. `close` stops accepting connections, lets in-flight requests finish
  * (each answered with `Connection: close`, and idle keep-alive connections closed as they become
- * idle), then resolves; connections still open after 10 s are cut.
+ * idle), then resolves; connections still open after 10 s are cut. A connection that has not
+ * sent a request head within `limits.idleSeconds` is closed, and so is one from an address that
+ * already holds `limits.perAddress`: sockets cost memory and a descriptor whoever opens them.
  */
-export async function listen<L extends Listener>(app: L, port: number, host: string): Promise<RunningServer<L>> {
+export async function listen<L extends Listener>(app: L, port: number, host: string, limits: ConnectionLimits): Promise<RunningServer<L>> {
   const server = createServer(app.handle)
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
   server.requestTimeout = 30_000
   const inFlight = new Set<ServerResponse>()
   let draining = false
-  server.prependListener('request', (_req, res: ServerResponse) => {
+  // Until its first request: the timer that closes a connection that sends none.
+  const awaitingRequest = new WeakMap<Socket, NodeJS.Timeout>()
+  const perAddress = new Map<string, number>()
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? ''
+    const open = perAddress.get(address) ?? 0
+    if (open >= limits.perAddress) return void socket.destroy()
+    perAddress.set(address, open + 1)
+    const idle = setTimeout(() => socket.destroy(), limits.idleSeconds * 1000)
+    idle.unref()
+    awaitingRequest.set(socket, idle)
+    socket.once('close', () => {
+      clearTimeout(idle)
+      const left = (perAddress.get(address) ?? 1) - 1
+      if (left > 0) perAddress.set(address, left)
+      else perAddress.delete(address)
+    })
+  })
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Once a connection has sent a request, keep-alive timeouts govern it.
+    const idle = awaitingRequest.get(req.socket)
+    if (idle) {
+      clearTimeout(idle)
+      awaitingRequest.delete(req.socket)
+    }
     if (draining) res.setHeader('connection', 'close')
     inFlight.add(res)
     res.on('close', () => inFlight.delete(res))

@@ -137,6 +137,7 @@ export class Metrics {
   readonly graphqlReplays = new Counter('graphql_replayed_total', 'GraphQL requests answered before Yoga with a recorded catalog answer.', [{}])
   readonly eventStreamsEnded = new Counter('event_streams_ended_total', 'Event streams the service ended (clients resume by id), by reason.', [
     { reason: 'token_expired' },
+    { reason: 'token_revoked' },
     { reason: 'resync' },
     { reason: 'shutdown' },
   ])
@@ -170,7 +171,7 @@ export class Metrics {
     )
   }
 
-  eventStreamEnded(reason: 'token_expired' | 'resync' | 'shutdown'): void {
+  eventStreamEnded(reason: 'token_expired' | 'token_revoked' | 'resync' | 'shutdown'): void {
     this.eventStreamsEnded.inc({ reason })
   }
 

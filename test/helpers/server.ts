@@ -75,7 +75,7 @@ export async function startTestServer(env: Record<string, string> = {}, database
   })
   const services = await openServices(config, createLogger(config, options.logDestination))
   const app = createApp(services, options.app)
-  const running = await listen(app, 0, '127.0.0.1')
+  const running = await listen(app, 0, '127.0.0.1', { idleSeconds: config.connectionIdleSeconds, perAddress: config.maxConnectionsPerAddress })
   const url = running.url
   // Every REST response this server gives a test is checked against openapi.json (docs/contracts.md).
   const unregister = registerContractChecks(url, app.routes)

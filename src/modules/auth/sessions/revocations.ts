@@ -1,3 +1,4 @@
+import type { Principal } from '../../../core/auth.ts'
 import { ReloadLoop } from '../../../core/reload-loop.ts'
 import type { Db } from '../../../db/database.ts'
 import { listRevocations } from './sessions.repository.ts'
@@ -14,12 +15,14 @@ type Kind = 'session' | 'client'
 /**
  * Revoked sessions and inactive clients, held in memory so verifying an access token reads no
  * database row. Reloaded by one small query every couple of seconds; revocations made by this
- * process apply at once.
+ * process apply at once. Whoever holds a token past its first use (an event stream) asks again
+ * on every change (`onChange`).
  */
 export class RevocationCache {
   #sessions = new Set<string>()
   #clients = new Set<string>()
   #local = new Map<string, { kind: Kind; at: number }>()
+  readonly #listeners = new Set<() => void>()
   readonly #reloads = new ReloadLoop(() => this.#load())
   readonly #windowSeconds: number
 
@@ -32,6 +35,17 @@ export class RevocationCache {
 
   isRevoked(sessionId: string, clientId: string): boolean {
     return this.#sessions.has(sessionId) || this.#clients.has(clientId)
+  }
+
+  /** Whether a verified token of `principal` no longer counts: its session was revoked or its client deactivated. */
+  revokes(principal: Pick<Principal, 'sessionId' | 'clientId'>): boolean {
+    return this.isRevoked(principal.sessionId, principal.clientId)
+  }
+
+  /** Calls `listener` after every reload and every revocation made here; returns what removes it. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
   }
 
   revokeSession(sessionId: string): void {
@@ -59,6 +73,11 @@ export class RevocationCache {
   #record(kind: Kind, id: string): void {
     this.#local.set(id, { kind, at: Date.now() })
     ;(kind === 'session' ? this.#sessions : this.#clients).add(id)
+    this.#changed()
+  }
+
+  #changed(): void {
+    for (const listener of [...this.#listeners]) listener()
   }
 
   async #load(): Promise<void> {
@@ -73,5 +92,6 @@ export class RevocationCache {
     }
     this.#sessions = sessions
     this.#clients = clients
+    this.#changed()
   }
 }

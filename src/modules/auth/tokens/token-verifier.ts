@@ -39,7 +39,7 @@ export class TokenVerifier implements HeaderVerifier {
 
   async verifyAccessToken(token: string): Promise<Principal> {
     const principal = this.#remembered(token) ?? (await this.#verify(token))
-    if (this.revocations.isRevoked(principal.sessionId, principal.clientId)) throw unauthenticated(MESSAGES.revoked)
+    if (this.revocations.revokes(principal)) throw unauthenticated(MESSAGES.revoked)
     return principal
   }
 

@@ -95,7 +95,7 @@ builder.subscriptionField('orderEvents', (t) =>
   t.field({
     type: OrderEvent,
     description:
-      "Requires orders:read. The tenant's order events as they commit (admins: another tenant's with tenantId). Same as GET /api/exchange/v1/events with Accept: text/event-stream. Ends with an UNAUTHENTICATED error when the token expires, RESYNC when the client fell too far behind.",
+      "Requires orders:read. The tenant's order events as they commit (admins: another tenant's with tenantId). Same as GET /api/exchange/v1/events with Accept: text/event-stream. Ends with an UNAUTHENTICATED error when the token expires or is revoked, RESYNC when the client fell too far behind.",
     args: {
       after: t.arg.string({ description: afterArg }),
       tenantId: t.arg.id({ description: "Admins only: another tenant's stream." }),

@@ -80,6 +80,6 @@ export const marketEventListSchema = listEnvelopeSchema('MarketEventList', marke
 
 export const eventStreamText = z.string().meta({
   description:
-    'Server-Sent Events: each event is `id: <sequence>`, `event: <type>`, `data: <event JSON>`; `: ping` comments keep it alive; `event: token_expired` and `event: resync` end it (docs/api.md, "Events").',
+    'Server-Sent Events: each event is `id: <sequence>`, `event: <type>`, `data: <event JSON>`; `: ping` comments keep it alive; `event: token_expired`, `event: token_revoked` and `event: resync` end it (docs/api.md, "Events").',
   example: 'id: 42\nevent: order.created\ndata: {"sequence":42,"type":"order.created",…}\n\n',
 })

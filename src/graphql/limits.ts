@@ -29,11 +29,15 @@ import { errorResponse } from '../http/rest-handler.ts'
 
 /**
  * Limits that stop abusive GraphQL documents before any resolver runs (docs/operations.md, "Abuse limits"). The cost of a
- * document is one point per field, where a field taking `limit` (or `first`) multiplies the cost
- * of what it selects by that many items: the literal value, or the argument's maximum when it is a
- * variable or left out (list pages default to and cap at 100). Introspection is exempt from the
- * depth limit (GraphiQL's own query is 15 deep) and bounded by cost instead, each of its lists
- * counting 5 items: its types nest into each other without end. GraphiQL's query costs ~9,000.
+ * document is one point per field, where a field taking `limit`, `first` or `depth` multiplies the
+ * cost of what it selects by that many items: the literal value, or the argument's maximum when it
+ * is a variable or left out (lists default to and cap at 100). A list under a list so counts per
+ * parent: `orders(limit: 100) { items { fills { uid } } }` is 100 orders × 100 fills. Introspection
+ * is exempt from the depth limit (GraphiQL's own query is 15 deep) and bounded by cost instead,
+ * each of its lists counting 5 items: its types nest into each other without end. GraphiQL's query
+ * costs ~9,000. A subscription's selection runs again for every event, so it is held to
+ * `maxEventCost`: every scalar of an OrderEvent with its order's market costs 81, while a list
+ * under an event at its default size (100) does not fit.
  */
 export const GRAPHQL_LIMITS = {
   /** Nesting of fields: `{ orders { items { symbol } } }` is 3. */
@@ -43,6 +47,8 @@ export const GRAPHQL_LIMITS = {
   /** Directives in one operation, counted through fragments as executed. */
   maxDirectives: 50,
   maxCost: 20_000,
+  /** The cost of a subscription's selection, which runs once per event. */
+  maxEventCost: 100,
   /** Lexical tokens in a document; parsing stops beyond it (it also bounds validation work). */
   maxTokens: 5_000,
   /** Items assumed for a list argument that is a variable or left out. */
@@ -73,7 +79,7 @@ interface Measure {
 }
 
 const ZERO: Measure = { depth: 0, aliases: 0, directives: 0, cost: 0 }
-const LIST_ARGUMENTS = ['limit', 'first']
+const LIST_ARGUMENTS = ['limit', 'first', 'depth']
 // Keeps arithmetic finite whatever the document multiplies.
 const COST_CAP = 1e12
 
@@ -149,7 +155,9 @@ export function operationLimitsRule(limits: GraphQLLimits = GRAPHQL_LIMITS): Val
         if (m.depth > limits.maxDepth) report('a depth of', m.depth, limits.maxDepth)
         if (m.aliases > limits.maxAliases) report('aliases:', m.aliases, limits.maxAliases)
         if (m.directives > limits.maxDirectives) report('directives:', m.directives, limits.maxDirectives)
-        if (m.cost > limits.maxCost) report('a cost of', m.cost, limits.maxCost)
+        if (node.operation === 'subscription') {
+          if (m.cost > limits.maxEventCost) report('a cost per event of', m.cost, limits.maxEventCost)
+        } else if (m.cost > limits.maxCost) report('a cost of', m.cost, limits.maxCost)
       },
     }
   }

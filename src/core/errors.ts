@@ -82,7 +82,14 @@ export const unauthenticated = (message: string) => new AppError('unauthenticate
 export const forbidden = (message: string) => new AppError('forbidden', message)
 export const notFound = (message = 'Not found') => new AppError('not_found', message)
 export const conflict = (message: string) => new AppError('conflict', message)
-export const validationError = (detail: ValidationIssue[]) => new AppError('validation', undefined, { detail })
+/**
+ * A 422's `detail` lists at most this many issues, the first ones in field order: a body of a
+ * thousand unknown keys is told about twenty of them, not answered with megabytes
+ * (docs/operations.md, "Abuse limits").
+ */
+export const MAX_DETAIL_ITEMS = 20
+
+export const validationError = (detail: ValidationIssue[]) => new AppError('validation', undefined, { detail: detail.slice(0, MAX_DETAIL_ITEMS) })
 
 /** The REST body of an error: the reference's shapes, extended to the other kinds in the same shape (docs/api.md, "Errors"). */
 export function restErrorBody(error: AppError): unknown {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { validationError, type ValidationIssue } from './errors.ts'
+import { MAX_DETAIL_ITEMS, validationError, type ValidationIssue } from './errors.ts'
 
 /**
  * Zod is the single validator of every input; this module turns its issues into the reference's
@@ -137,9 +137,18 @@ function regexSource(pattern: string | undefined): string | undefined {
   return pattern === undefined ? undefined : (/^\/(.*)\/[a-z]*$/s.exec(pattern)?.[1] ?? pattern)
 }
 
+/** The first MAX_DETAIL_ITEMS items of `detail` (the rest are never built: a body may carry 10,000 unknown keys). */
 export function zodErrorToDetail(error: z.ZodError, location: Location, root: unknown): ValidationIssue[] {
-  return error.issues.flatMap((issue) => issueToDetail(issue, location, root))
+  const detail: ValidationIssue[] = []
+  for (const issue of error.issues) {
+    if (detail.length >= MAX_DETAIL_ITEMS) break
+    detail.push(...issueToDetail(capKeys(issue, MAX_DETAIL_ITEMS - detail.length), location, root))
+  }
+  return detail.slice(0, MAX_DETAIL_ITEMS)
 }
+
+const capKeys = (issue: z.core.$ZodIssue, max: number): z.core.$ZodIssue =>
+  issue.code === 'unrecognized_keys' && issue.keys.length > max ? { ...issue, keys: issue.keys.slice(0, max) } : issue
 
 /** Validates `input` with `schema`; a failure throws a 422 AppError whose `loc`s start with `location`. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, location: Location): z.infer<S> {

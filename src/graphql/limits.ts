@@ -1,5 +1,6 @@
 import {
   type ASTVisitor,
+  type ExecutionResult,
   type FieldNode,
   getNamedType,
   getNullableType,
@@ -23,16 +24,20 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { Config } from '../core/config.ts'
 import { AppError, toAppError } from '../core/errors.ts'
-import { firstTooDeep, MAX_BODY_BYTES, MAX_JSON_DEPTH, readLimited } from '../http/json-body.ts'
+import { firstOutOfBounds, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_KEYS_PER_OBJECT, readLimited } from '../http/json-body.ts'
 import { errorResponse } from '../http/rest-handler.ts'
 
 /**
  * Limits that stop abusive GraphQL documents before any resolver runs (docs/operations.md, "Abuse limits"). The cost of a
- * document is one point per field, where a field taking `limit` (or `first`) multiplies the cost
- * of what it selects by that many items: the literal value, or the argument's maximum when it is a
- * variable or left out (list pages default to and cap at 100). Introspection is exempt from the
- * depth limit (GraphiQL's own query is 15 deep) and bounded by cost instead, each of its lists
- * counting 5 items: its types nest into each other without end. GraphiQL's query costs ~9,000.
+ * document is one point per field, where a field taking `limit`, `first` or `depth` multiplies the
+ * cost of what it selects by that many items: the literal value, or the argument's maximum when it
+ * is a variable or left out (lists default to and cap at 100). A list under a list so counts per
+ * parent: `orders(limit: 100) { items { fills { uid } } }` is 100 orders × 100 fills. Introspection
+ * is exempt from the depth limit (GraphiQL's own query is 15 deep) and bounded by cost instead,
+ * each of its lists counting 5 items: its types nest into each other without end. GraphiQL's query
+ * costs ~9,000. A subscription's selection runs again for every event, so it is held to
+ * `maxEventCost`: every scalar of an OrderEvent with its order's market costs 81, while a list
+ * under an event at its default size (100) does not fit.
  */
 export const GRAPHQL_LIMITS = {
   /** Nesting of fields: `{ orders { items { symbol } } }` is 3. */
@@ -42,12 +47,19 @@ export const GRAPHQL_LIMITS = {
   /** Directives in one operation, counted through fragments as executed. */
   maxDirectives: 50,
   maxCost: 20_000,
+  /** The cost of a subscription's selection, which runs once per event. */
+  maxEventCost: 100,
   /** Lexical tokens in a document; parsing stops beyond it (it also bounds validation work). */
   maxTokens: 5_000,
   /** Items assumed for a list argument that is a variable or left out. */
   listSize: 100,
   /** Items assumed for each list of the introspection types (types, fields, args, ...). */
   introspectionListSize: 5,
+  /** Errors a request refused before execution (variables, validation) is answered with. */
+  maxRequestErrors: 20,
+  /** Characters of such an error's message kept from its start, and from its end, around `…`. */
+  messageHead: 1024,
+  messageTail: 256,
 } as const
 
 export type GraphQLLimits = { [K in keyof typeof GRAPHQL_LIMITS]: number }
@@ -67,7 +79,7 @@ interface Measure {
 }
 
 const ZERO: Measure = { depth: 0, aliases: 0, directives: 0, cost: 0 }
-const LIST_ARGUMENTS = ['limit', 'first']
+const LIST_ARGUMENTS = ['limit', 'first', 'depth']
 // Keeps arithmetic finite whatever the document multiplies.
 const COST_CAP = 1e12
 
@@ -143,33 +155,71 @@ export function operationLimitsRule(limits: GraphQLLimits = GRAPHQL_LIMITS): Val
         if (m.depth > limits.maxDepth) report('a depth of', m.depth, limits.maxDepth)
         if (m.aliases > limits.maxAliases) report('aliases:', m.aliases, limits.maxAliases)
         if (m.directives > limits.maxDirectives) report('directives:', m.directives, limits.maxDirectives)
-        if (m.cost > limits.maxCost) report('a cost of', m.cost, limits.maxCost)
+        if (node.operation === 'subscription') {
+          if (m.cost > limits.maxEventCost) report('a cost per event of', m.cost, limits.maxEventCost)
+        } else if (m.cost > limits.maxCost) report('a cost of', m.cost, limits.maxCost)
       },
     }
   }
 }
 
+const JSON_BOUND_MESSAGES = {
+  depth: `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+  keysPerObject: `Request body has an object with more than ${MAX_JSON_KEYS_PER_OBJECT} keys`,
+  keys: `Request body has more than ${MAX_JSON_KEYS} keys`,
+} as const
+
 /**
- * JSON nested deeper than MAX_JSON_DEPTH is refused before JSON.parse sees it, as on the REST face:
- * parsing half a million nested arrays alone holds the event loop for a tenth of a second, and
- * everything after it (variable coercion, error rendering) recurses. One linear pass over the text
- * Yoga's JSON parser would have read anyway.
+ * JSON nested deeper than MAX_JSON_DEPTH, or with more keys than MAX_JSON_KEYS_PER_OBJECT in one
+ * object or MAX_JSON_KEYS in all, is refused before JSON.parse sees it, as on the REST face:
+ * parsing half a million nested arrays or 100,000 keys alone holds the event loop for a tenth of a
+ * second, and everything after it (variable coercion, error rendering) walks it again. One linear
+ * pass over the text Yoga's JSON parser would have read anyway.
  */
-function boundJsonDepth(request: Request): void {
+function boundJson(request: Request): void {
   request.json = async () => {
     const text = await request.text()
-    if (firstTooDeep(text) !== undefined) {
-      throw new GraphQLError(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } })
+    const breach = firstOutOfBounds(text)
+    if (breach !== undefined) {
+      throw new GraphQLError(JSON_BOUND_MESSAGES[breach.bound], { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } })
     }
     return JSON.parse(text) as unknown
   }
 }
 
 /**
+ * A request refused before it ran (its variables or its document) is told about its first
+ * `maxRequestErrors` errors, each message cut around `…`: graphql-js reports every unknown field of
+ * a variable with the whole value printed in the message, 50 times over for 1,000 unknown keys.
+ */
+function boundedRequestErrors(result: ExecutionResult, limits: GraphQLLimits = GRAPHQL_LIMITS): ExecutionResult | undefined {
+  const errors = result.errors
+  if ('data' in result || !errors) return undefined
+  const longest = limits.messageHead + limits.messageTail + 1
+  if (errors.length <= limits.maxRequestErrors && errors.every((e) => e.message.length <= longest)) return undefined
+  return {
+    ...result,
+    errors: errors.slice(0, limits.maxRequestErrors).map((e) =>
+      e.message.length <= longest
+        ? e
+        : new GraphQLError(`${e.message.slice(0, limits.messageHead)}…${e.message.slice(-limits.messageTail)}`, {
+            nodes: e.nodes,
+            source: e.source,
+            positions: e.positions,
+            path: e.path,
+            originalError: e.originalError,
+            extensions: e.extensions,
+          }),
+    ),
+  }
+}
+
+/**
  * The GraphQL abuse limits as a Yoga plugin: request bodies over 1 MiB answer 413 with the REST
- * error body (as every face does); documents over the token limit fail to parse; the operation
- * limits and, when `GRAPHQL_INTROSPECTION` is false, a ban on `__schema`/`__type` run as
- * validation rules.
+ * error body (as every face does), JSON bodies too deep or too broad 400; documents over the token
+ * limit fail to parse; the operation limits and, when `GRAPHQL_INTROSPECTION` is false, a ban on
+ * `__schema`/`__type` run as validation rules; a request refused before it runs gets a bounded
+ * list of errors.
  */
 export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>): Plugin {
   const rules: ValidationRule[] = [operationLimitsRule()]
@@ -192,7 +242,7 @@ export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>
           }
           parsed = new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: bytes as Uint8Array<ArrayBuffer> })
         }
-        if (parsed.method === 'POST') boundJsonDepth(parsed)
+        if (parsed.method === 'POST') boundJson(parsed)
         try {
           return await requestParser(parsed)
         } catch (error) {
@@ -209,6 +259,11 @@ export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>
     },
     onValidate({ addValidationRule }) {
       for (const rule of rules) addValidationRule(rule)
+    },
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in result) return
+      const bounded = boundedRequestErrors(result)
+      if (bounded) setResult(bounded)
     },
   }
 }

@@ -10,6 +10,26 @@ export const MAX_BODY_BYTES = 1024 * 1024
  * 1 MiB. The API's bodies are a few levels deep.
  */
 export const MAX_JSON_DEPTH = 64
+/**
+ * Keys one object, and the whole body, may carry; more are refused before parsing: JSON.parse
+ * spends ~1 µs on each distinct key (100,000 fit in 1 MiB), and everything after it (zod, `detail`)
+ * walks them again. The API's bodies have a handful (docs/operations.md, "Abuse limits").
+ */
+export const MAX_JSON_KEYS_PER_OBJECT = 1000
+export const MAX_JSON_KEYS = 10_000
+
+/** Which bound a body breaks, and its wording in a REST `json_invalid` item's `ctx.error`. */
+export const JSON_BOUND_ERRORS = {
+  depth: 'Maximum nesting depth exceeded',
+  keysPerObject: `Maximum of ${MAX_JSON_KEYS_PER_OBJECT} keys per object exceeded`,
+  keys: `Maximum of ${MAX_JSON_KEYS} keys per body exceeded`,
+} as const
+
+export interface JsonBoundBreach {
+  /** Where the bracket or key over the bound starts. */
+  position: number
+  bound: keyof typeof JSON_BOUND_ERRORS
+}
 
 /**
  * Parses a JSON request body. Malformed JSON is answered as the reference's 422 `json_invalid`
@@ -17,10 +37,10 @@ export const MAX_JSON_DEPTH = 64
  * module that the reference was written against; V8's messages carry neither.
  */
 export function parseJsonText(text: string): unknown {
-  const tooDeep = firstTooDeep(text)
-  if (tooDeep !== undefined) {
+  const breach = firstOutOfBounds(text)
+  if (breach !== undefined) {
     throw validationError([
-      { type: 'json_invalid', loc: ['body', tooDeep], msg: 'JSON decode error', input: {}, ctx: { error: 'Maximum nesting depth exceeded' } },
+      { type: 'json_invalid', loc: ['body', breach.position], msg: 'JSON decode error', input: {}, ctx: { error: JSON_BOUND_ERRORS[breach.bound] } },
     ])
   }
   try {
@@ -48,19 +68,39 @@ export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   return parseJsonText(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
 }
 
-/** Position of the first bracket nested deeper than MAX_JSON_DEPTH (strings skipped), if any. One linear pass. */
-export function firstTooDeep(text: string): number | undefined {
+/**
+ * The first place the text goes past MAX_JSON_DEPTH, MAX_JSON_KEYS_PER_OBJECT or MAX_JSON_KEYS,
+ * if any, in one linear pass (strings skipped). A string is a key when it follows `{` or a comma
+ * inside an object. Text that is not JSON is only ever scanned once; JSON.parse refuses it after.
+ */
+export function firstOutOfBounds(text: string): JsonBoundBreach | undefined {
+  // Per open bracket: the keys of an object so far, or -1 for an array.
+  const keys = new Int32Array(MAX_JSON_DEPTH + 1)
   let depth = 0
+  let total = 0
   let inString = false
+  let keyNext = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
       if (c === 0x5c) i++
       else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_JSON_DEPTH) return i
-    } else if (c === 0x5d || c === 0x7d) depth--
+    } else if (c === 0x22) {
+      inString = true
+      if (keyNext) {
+        keyNext = false
+        if (++keys[depth]! > MAX_JSON_KEYS_PER_OBJECT) return { position: i, bound: 'keysPerObject' }
+        if (++total > MAX_JSON_KEYS) return { position: i, bound: 'keys' }
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return { position: i, bound: 'depth' }
+      keys[depth] = c === 0x7b ? 0 : -1
+      keyNext = c === 0x7b
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth > 0) depth--
+      keyNext = false
+    } else if (c === 0x2c) keyNext = depth > 0 && keys[depth]! >= 0
+    else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) keyNext = false
   }
   return undefined
 }

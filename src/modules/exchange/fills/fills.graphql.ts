@@ -1,11 +1,13 @@
 import type { RequestContext } from '../../../core/context.ts'
 import type { Page } from '../../../core/lists.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
+import { parseInput } from '../../../core/validation.ts'
 import { listQueryFromArgs, orderByInput } from '../../../graphql/args.ts'
 import { builder } from '../../../graphql/builder.ts'
+import { batchedByArgument } from '../../../graphql/loaders.ts'
 import { Order, OrderSideType } from '../orders/orders.graphql.ts'
 import { type FillRow, findFillsOfOrders } from './fills.repository.ts'
-import { FILL_FIELDS, FILL_ROLES } from './fills.schemas.ts'
+import { FILL_FIELDS, FILL_ROLES, MAX_FILLS_PER_ORDER, orderFillsQuery } from './fills.schemas.ts'
 import { listFills } from './fills.ts'
 
 const FillRole = builder.enumType('FillRole', { values: FILL_ROLES, description: 'maker: the order rested in the book; taker: it arrived and traded.' })
@@ -25,16 +27,21 @@ export const Fill = builder.objectRef<FillRow>('Fill').implement({
   }),
 })
 
+// Every order of a response in one statement per `limit` (an order may have thousands of fills).
+const fillsOfOrders = batchedByArgument(
+  (orderUids: readonly string[], ctx: RequestContext, limit: number) => findFillsOfOrders(ctx.services.db, orderUids, limit),
+  [] as FillRow[],
+)
+
 builder.objectField(Order, 'fills', (t) =>
-  t.loadableList({
-    type: Fill,
-    description: "The order's fills, oldest first; their quantities add up to filledQuantity.",
-    // Every order of a response in one query.
-    load: async (orderUids: string[], ctx: RequestContext) => {
-      const rows = await findFillsOfOrders(ctx.services.db, orderUids)
-      return orderUids.map((uid) => rows.filter((row) => row.order_uid === uid))
+  t.field({
+    type: [Fill],
+    description: `The order's fills, oldest first: the first \`limit\` of them (1 to ${MAX_FILLS_PER_ORDER}, default ${MAX_FILLS_PER_ORDER}). All of them add up to filledQuantity; the fills query pages through more.`,
+    args: { limit: t.arg.int({ description: `1 to ${MAX_FILLS_PER_ORDER} (default ${MAX_FILLS_PER_ORDER}).` }) },
+    resolve: (order, args, ctx) => {
+      const { limit } = parseInput(orderFillsQuery, args.limit == null ? {} : { limit: String(args.limit) }, 'query')
+      return fillsOfOrders(ctx, limit).load(order.uid)
     },
-    resolve: (order) => order.uid,
   }),
 )
 

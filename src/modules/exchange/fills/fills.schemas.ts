@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-import { listQuerySchema } from '../../../core/lists.ts'
+import { intParam, listQuerySchema } from '../../../core/lists.ts'
 import { decimalString, listEnvelopeSchema, timestampText, uuidText } from '../../../core/response-schemas.ts'
 import { ORDER_SIDES } from '../orders/orders.schemas.ts'
 import { symbolName } from '../symbols/symbols.schemas.ts'
@@ -20,6 +20,12 @@ export const fillListQuery = listQuerySchema(
   FILL_FIELDS,
 ).omit({ updated_at_from: true, updated_at_to: true })
 export type FillListQuery = z.infer<typeof fillListQuery>
+
+/** GraphQL's `Order.fills` under a page of orders: bounded like every list (docs/operations.md, "Abuse limits"). */
+export const MAX_FILLS_PER_ORDER = 100
+export const orderFillsQuery = z.strictObject({
+  limit: intParam(1, MAX_FILLS_PER_ORDER, MAX_FILLS_PER_ORDER, "How many of the order's fills, oldest first."),
+})
 
 // --- Answers (docs/contracts.md) ---
 

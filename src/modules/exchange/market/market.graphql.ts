@@ -1,10 +1,15 @@
+import type { RequestContext } from '../../../core/context.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
 import { nullIfNotFound } from '../../../graphql/args.ts'
 import { builder } from '../../../graphql/builder.ts'
+import { batchedByArgument } from '../../../graphql/loaders.ts'
 import { OrderSideType } from '../orders/orders.graphql.ts'
 import { SymbolType } from '../symbols/symbols.graphql.ts'
-import type { BookLevel, BookSnapshot, TradeRow } from './market.repository.ts'
-import { getOrderBook, getTrades } from './market.ts'
+import { type BookLevel, type BookSnapshot, latestTradesOf, readBooks, type TradeRow } from './market.repository.ts'
+import { DEFAULT_BOOK_DEPTH, DEFAULT_TRADES, MAX_BOOK_DEPTH, MAX_TRADES } from './market.schemas.ts'
+import { bookDepthOf, getOrderBook, tradesLimitOf } from './market.ts'
+
+const EMPTY_BOOK: BookSnapshot = { sequence: 0, bids: [], asks: [] }
 
 const BookLevelType = builder.objectRef<BookLevel>('BookLevel').implement({
   description: 'One price level: the remaining quantity of its resting orders, and how many there are.',
@@ -51,11 +56,21 @@ builder.queryField('orderBook', (t) =>
   }),
 )
 
+// Under a list of symbols, every symbol's book (or trades) in one statement per argument value.
+const booksOf = batchedByArgument((symbols: readonly string[], ctx: RequestContext, depth: number) => readBooks(ctx.services.db, symbols, depth), EMPTY_BOOK)
+const tradesOf = batchedByArgument(
+  (symbols: readonly string[], ctx: RequestContext, limit: number) => latestTradesOf(ctx.services.db, symbols, limit),
+  [] as TradeRow[],
+)
+
 builder.objectField(SymbolType, 'orderBook', (t) =>
   t.field({
     type: OrderBookType,
-    args: { depth: t.arg.int({ description: 'Levels per side, 1 to 100 (default 20).' }) },
-    resolve: (symbol, args, ctx) => getOrderBook(ctx, symbol.symbol, depthQuery(args.depth)),
+    args: { depth: t.arg.int({ description: `Levels per side, 1 to ${MAX_BOOK_DEPTH} (default ${DEFAULT_BOOK_DEPTH}).` }) },
+    resolve: async (symbol, args, ctx) => {
+      const depth = await bookDepthOf(ctx, symbol, depthQuery(args.depth))
+      return { symbol: symbol.symbol, ...(await booksOf(ctx, depth).load(symbol.symbol)) }
+    },
   }),
 )
 
@@ -63,8 +78,11 @@ builder.objectField(SymbolType, 'trades', (t) =>
   t.field({
     type: [TradeType],
     description: 'The latest trades, newest first.',
-    args: { limit: t.arg.int({ description: '1 to 100 (default 50).' }) },
-    resolve: async (symbol, args, ctx) => (await getTrades(ctx, symbol.symbol, args.limit == null ? {} : { limit: String(args.limit) })).rows,
+    args: { limit: t.arg.int({ description: `1 to ${MAX_TRADES} (default ${DEFAULT_TRADES}).` }) },
+    resolve: async (symbol, args, ctx) => {
+      const limit = await tradesLimitOf(ctx, symbol, args.limit == null ? {} : { limit: String(args.limit) })
+      return tradesOf(ctx, limit).load(symbol.symbol)
+    },
   }),
 )
 

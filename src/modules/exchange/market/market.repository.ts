@@ -28,24 +28,37 @@ const LEVEL = sql`json_build_object('price', round(b.price, greatest(scale(b.pri
  * are exactly those after that sequence. Decimals travel as text inside the JSON, never as numbers.
  */
 export async function readBook(db: Db, symbol: string, depth: number): Promise<BookSnapshot> {
-  const { rows } = await sql<{ sequence: number; bids: BookLevel[] | null; asks: BookLevel[] | null }>`
-    with places as (
-      select greatest(price_precision, 0) as price, greatest(quantity_precision, 0) as quantity from symbols where symbol = ${symbol}
-    ), bids as (
-      select price, sum(quantity - filled_quantity) as quantity, count(*)::int as orders
-      from orders where symbol = ${symbol} and side = 'buy' and status in ('open', 'partially_filled')
-      group by price order by price desc limit ${depth}
-    ), asks as (
-      select price, sum(quantity - filled_quantity) as quantity, count(*)::int as orders
-      from orders where symbol = ${symbol} and side = 'sell' and status in ('open', 'partially_filled')
-      group by price order by price asc limit ${depth}
-    )
-    select
-      coalesce((select market_sequence from symbol_books where symbol = ${symbol}), 0)::int8 as sequence,
-      (select json_agg(${LEVEL} order by b.price desc) from bids b cross join places p) as bids,
-      (select json_agg(${LEVEL} order by b.price asc) from asks b cross join places p) as asks`.execute(db)
-  const row = rows[0]!
-  return { sequence: row.sequence, bids: row.bids ?? [], asks: row.asks ?? [] }
+  return (await readBooks(db, [symbol], depth)).get(symbol)!
+}
+
+/**
+ * readBook for many symbols in one statement (GraphQL's `Symbol.orderBook` under a list of
+ * symbols): each symbol's levels read through orders_levels_idx as for one. A symbol with no
+ * orders has empty sides and sequence 0.
+ */
+export async function readBooks(db: Db, symbols: readonly string[], depth: number): Promise<Map<string, BookSnapshot>> {
+  const books = new Map<string, BookSnapshot>()
+  if (symbols.length === 0) return books
+  const side = (name: 'buy' | 'sell', order: 'asc' | 'desc') => {
+    const direction = sql.raw(order)
+    return sql`(
+      select json_agg(${LEVEL} order by b.price ${direction}) from (
+        select price, sum(quantity - filled_quantity) as quantity, count(*)::int as orders
+        from orders where symbol = s.symbol and side = ${name} and status in ('open', 'partially_filled')
+        group by price order by price ${direction} limit ${depth}
+      ) b)`
+  }
+  const { rows } = await sql<{ symbol: string; sequence: number; bids: BookLevel[] | null; asks: BookLevel[] | null }>`
+    select s.symbol,
+      coalesce((select market_sequence from symbol_books where symbol = s.symbol), 0)::int8 as sequence,
+      ${side('buy', 'desc')} as bids,
+      ${side('sell', 'asc')} as asks
+    from unnest(${[...symbols]}::text[]) as s(symbol)
+    left join lateral (
+      select greatest(price_precision, 0) as price, greatest(quantity_precision, 0) as quantity from symbols where symbols.symbol = s.symbol
+    ) p on true`.execute(db)
+  for (const row of rows) books.set(row.symbol, { sequence: row.sequence, bids: row.bids ?? [], asks: row.asks ?? [] })
+  return books
 }
 
 export interface TradeRow {
@@ -58,17 +71,26 @@ export interface TradeRow {
   sequence: number
 }
 
+const TRADE_COLUMNS = ['uid', 'symbol', 'price', 'quantity', 'taker_side', 'created_at', 'sequence'] as const
+
 /** The symbol's latest `limit` trades, newest first, and how many it has had. */
 export async function latestTrades(db: Db, symbol: string, limit: number): Promise<{ rows: TradeRow[]; total: number }> {
   const [rows, count] = await Promise.all([
-    db
-      .selectFrom('trades')
-      .select(['uid', 'symbol', 'price', 'quantity', 'taker_side', 'created_at', 'sequence'])
-      .where('symbol', '=', symbol)
-      .orderBy('sequence', 'desc')
-      .limit(limit)
-      .execute(),
+    db.selectFrom('trades').select(TRADE_COLUMNS).where('symbol', '=', symbol).orderBy('sequence', 'desc').limit(limit).execute(),
     db.selectFrom('symbol_books').select('trade_count').where('symbol', '=', symbol).executeTakeFirst(),
   ])
   return { rows, total: count?.trade_count ?? 0 }
+}
+
+/** The latest `limit` trades of each of many symbols, newest first, in one statement (one index walk each). */
+export async function latestTradesOf(db: Db, symbols: readonly string[], limit: number): Promise<Map<string, TradeRow[]>> {
+  const bySymbol = new Map<string, TradeRow[]>(symbols.map((symbol) => [symbol, []]))
+  if (symbols.length === 0) return bySymbol
+  const { rows } = await sql<TradeRow>`
+    select t.* from unnest(${[...symbols]}::text[]) as s(symbol)
+    cross join lateral (
+      select ${sql.join(TRADE_COLUMNS.map((c) => sql.ref(c)))} from trades where trades.symbol = s.symbol order by sequence desc limit ${limit}
+    ) t`.execute(db)
+  for (const row of rows) bySymbol.get(row.symbol)?.push(row)
+  return bySymbol
 }

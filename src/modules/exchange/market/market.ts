@@ -1,6 +1,8 @@
 import type { RequestContext } from '../../../core/context.ts'
+import { echoed, notFound } from '../../../core/errors.ts'
 import { parseInput } from '../../../core/validation.ts'
-import { getSymbol } from '../symbols/symbols.ts'
+import type { SymbolRow } from '../symbols/symbols.repository.ts'
+import { getSymbol, SYMBOLS_READ } from '../symbols/symbols.ts'
 import { type BookSnapshot, latestTrades, readBook, type TradeRow } from './market.repository.ts'
 import { bookQuery, tradesQuery } from './market.schemas.ts'
 
@@ -18,4 +20,24 @@ export async function getTrades(ctx: RequestContext, name: string, input: unknow
   const symbol = await getSymbol(ctx, name)
   const { limit } = parseInput(tradesQuery, input, 'query')
   return { ...(await latestTrades(ctx.services.db, symbol.symbol, limit)), limit }
+}
+
+/**
+ * GraphQL's `Symbol.orderBook` and `Symbol.trades`, whose symbol is already read: the same checks as
+ * getOrderBook and getTrades (scope, a live symbol, the argument), in that order, without reading
+ * the symbol again; the caller loads the books or trades of every symbol of a response at once.
+ */
+export async function bookDepthOf(ctx: RequestContext, symbol: SymbolRow, input: unknown): Promise<number> {
+  await liveMarket(ctx, symbol)
+  return parseInput(bookQuery, input, 'query').depth
+}
+
+export async function tradesLimitOf(ctx: RequestContext, symbol: SymbolRow, input: unknown): Promise<number> {
+  await liveMarket(ctx, symbol)
+  return parseInput(tradesQuery, input, 'query').limit
+}
+
+async function liveMarket(ctx: RequestContext, symbol: SymbolRow): Promise<void> {
+  await ctx.auth.require(SYMBOLS_READ)
+  if (symbol.is_deleted) throw notFound(`Symbol ${echoed(symbol.symbol)} not found`)
 }

@@ -147,11 +147,11 @@ describe('events carry decimals as the REST record does', () => {
 })
 
 describe('bounded steps', () => {
-  it('sweeps a deep book (10,000 resting orders on PostgreSQL) in steps that leave /healthz answering', { timeout: 300_000 }, async () => {
+  it('sweeps a deep book (10,000 resting orders; 1,000 on PGlite) in steps that leave /healthz answering', { timeout: 300_000 }, async () => {
     const symbol = await createMarket(server.services.db, { price_precision: 2, quantity_precision: 0, min_order_quantity: '1', tick_size: '0.01' })
     // The embedded database's steps are smaller and slower (docs/matching.md): fewer orders there
     // still make hundreds of steps.
-    const depth = onPostgres ? 10_000 : 2_000
+    const depth = onPostgres ? 10_000 : 1_000
     // Resting sells stored as a pass would have left them, before this process first matches the symbol.
     await sql`
       insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq)

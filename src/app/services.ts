@@ -118,7 +118,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       maxOpenOrdersPerSymbol: config.maxOpenOrdersPerSymbol,
       // The embedded database runs each statement on the event loop's thread: smaller steps keep
       // each under the 50 ms bound (docs/matching.md, "Bounded steps").
-      ...(database.kind === 'pglite' ? { fillsPerStep: 40, ordersPerStep: 100 } : {}),
+      ...(database.kind === 'pglite' ? { fillsPerStep: 10, ordersPerStep: 25 } : {}),
       events: { committed: (keys) => events.wake(keys), ...(eventNotifications ? { notify: { instance } } : {}) },
     })
     await matching.warm()

@@ -74,10 +74,10 @@ export interface TransferResult {
 }
 
 /** `POST /api/exchange/v1/transfers`: admins with `accounts:write` fund or debit a tenant's account. */
-export async function createTransfer(ctx: RequestContext, input: unknown | (() => unknown)): Promise<TransferResult> {
+export async function createTransfer(ctx: RequestContext, input: () => unknown): Promise<TransferResult> {
   const principal = await ctx.auth.require(ACCOUNTS_WRITE)
   if (!isAdmin(principal)) throw forbidden('Access denied: requires the admin role')
-  const result = await transfer(ctx.services.db, typeof input === 'function' ? input() : input)
+  const result = await transfer(ctx.services.db, await input())
   if (result.created) ctx.services.events.wake([tenantStream(result.entry.tenant_id)])
   return result
 }

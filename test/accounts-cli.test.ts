@@ -82,7 +82,14 @@ describe('account CLI', () => {
     expect(deposit.stderr).toBe('')
     expect(deposit.code).toBe(0)
     expect(deposit.stdout.split('\n').filter(Boolean)).toHaveLength(1)
-    expect(JSON.parse(deposit.stdout)).toMatchObject({ tenant_id: tenant, currency: 'USD', amount: '250.50', balance_after: '250.50', kind: 'deposit', reference: 'wire-1' })
+    expect(JSON.parse(deposit.stdout)).toMatchObject({
+      tenant_id: tenant,
+      currency: 'USD',
+      amount: '250.50',
+      balance_after: '250.50',
+      kind: 'deposit',
+      reference: 'wire-1',
+    })
     const withdraw = await cli('account', 'withdraw', '--tenant', tenant, '--currency', 'USD', '--amount', '50', '--reference', 'out-1')
     expect(JSON.parse(withdraw.stdout)).toMatchObject({ amount: '-50.00', balance_after: '200.50', kind: 'withdrawal' })
     const overdraft = await cli('account', 'withdraw', '--tenant', tenant, '--currency', 'USD', '--amount', '300', '--reference', 'out-2')
@@ -104,7 +111,10 @@ describe('account CLI', () => {
     } finally {
       await handle.close()
     }
-    const fees = (await cli('account', 'fees')).stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    const fees = (await cli('account', 'fees')).stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
     expect(fees).toEqual([{ currency: 'USDT', amount: '1.75' }])
     // Those fees were paid by no one: the check names the currency whose money does not add up.
     const failed = await cli('account', 'check')

@@ -346,7 +346,11 @@ describe('GraphQL', () => {
 
     const conflict = await server.graphql<any, any>(mutation, { input: { ...input, amount: '1' } }, { token: admin.token })
     expect(conflict.errors?.[0]?.extensions).toEqual({ code: 'CONFLICT', error: 'conflict' })
-    const short = await server.graphql<any, any>(mutation, { input: { ...input, kind: 'withdrawal', amount: '20', reference: 'gql-2' } }, { token: admin.token })
+    const short = await server.graphql<any, any>(
+      mutation,
+      { input: { ...input, kind: 'withdrawal', amount: '20', reference: 'gql-2' } },
+      { token: admin.token },
+    )
     expect(short.errors?.[0]?.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       detail: [

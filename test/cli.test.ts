@@ -30,7 +30,7 @@ describe('operator CLI', () => {
     expect(created.tenant_id).toMatch(/^[0-9a-f-]{36}$/)
     expect(created.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(created.roles).toEqual(['client'])
-    expect(created.scopes).toEqual(['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write'])
+    expect(created.scopes).toEqual(['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read'])
 
     const handle = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, dbPoolSize: 1, statementTimeoutMs: 5000 })
     try {

@@ -174,6 +174,8 @@ describe('GET /api/exchange/v1/events as JSON, for pollers', () => {
       created_at: { en: 'Created At' },
       order: { en: 'Order' },
       fill: { en: 'Fill' },
+      account: { en: 'Account' },
+      entry: { en: 'Entry' },
     })
     expect(all.body.items.map((e: any) => [e.sequence, e.type, e.order.price])).toEqual([
       [1, 'order.created', '1.00'],

@@ -19,6 +19,8 @@ async function snapshot() {
       keys: await db.selectFrom('signing_keys').select(['kid', 'public_jwk', 'activated_at', 'retired_at']).orderBy('kid').execute(),
       symbols: await db.selectFrom('symbols').selectAll().orderBy('symbol').execute(),
       currencies: await db.selectFrom('currencies').selectAll().orderBy('code').execute(),
+      accounts: await db.selectFrom('accounts').selectAll().orderBy('tenant_id').orderBy('currency').execute(),
+      ledger: await db.selectFrom('ledger_entries').select(['tenant_id', 'currency', 'amount', 'kind', 'reference']).orderBy('currency').execute(),
     }
   } finally {
     await handle.close()
@@ -50,6 +52,10 @@ describe('first run on the embedded database', () => {
     expect(first.keys).toHaveLength(1)
     expect(first.symbols.length).toBeGreaterThanOrEqual(8)
     expect(first.currencies.length).toBe(9)
+    // The demo tenant is funded in every demo currency, through deposits with references.
+    expect(first.accounts.map((a) => a.currency)).toEqual(first.currencies.map((c) => c.code))
+    expect(first.accounts.every((a) => a.tenant_id === demo.tenant_id && Number(a.balance) > 0 && a.hold === '0')).toBe(true)
+    expect(first.ledger.map((e) => [e.kind, e.reference])).toEqual(first.currencies.map((c) => ['deposit', `demo-funding-${c.code}`]))
   })
 
   it('keeps every client, key and record across a restart, and creates no second demo client', async () => {

@@ -32,6 +32,9 @@ const HEAD_KEYS = [
   'min_order_quantity',
   'tick_size',
   'daily_fluctuation_price_limit_percent',
+  // Beyond the reference: the fee rates of DESIGN §14.
+  'maker_fee_percent',
+  'taker_fee_percent',
   'description',
   'is_active',
 ]
@@ -58,7 +61,7 @@ const list = (query = '', token = bank.token) => server.request('GET', `${SYMBOL
 const catalogChanged = () => server.services.symbolsCache.check()
 
 describe('GET /api/exchange/v1/symbols', () => {
-  it('answers the reference list envelope with exactly the 16 heads, in order', async () => {
+  it('answers the reference list envelope with exactly the 18 heads, in order', async () => {
     const res = await list()
     expect(res.status).toBe(200)
     expect(Object.keys(res.body)).toEqual(['heads', 'items', 'total', 'offset', 'limit'])
@@ -92,6 +95,8 @@ describe('GET /api/exchange/v1/symbols', () => {
       min_order_quantity: '100',
       tick_size: '10',
       daily_fluctuation_price_limit_percent: '5',
+      maker_fee_percent: '0',
+      taker_fee_percent: '0',
       description: 'US Dollar against Iranian Rial',
       is_active: true,
       properties: {

@@ -6,8 +6,10 @@ import { type DatabaseHandle, EmbeddedDatabaseBusy, openDatabase } from '../db/d
 import { migrateToLatest } from '../db/migrate.ts'
 import { createClient, deactivateClient, listClients, revokeSessionsOfClient, rotateClientSecret } from '../modules/auth/clients/clients.ts'
 import { encryptStoredKeys, listSigningKeys, rotateSigningKeys } from '../modules/auth/keys/signing-keys.ts'
+import { ledgerEntryRecord } from '../modules/exchange/accounts/account-records.ts'
+import { accountFees, checkAccounts, transfer } from '../modules/exchange/accounts/accounts.ts'
 import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
-import { setReferencePrice, setSymbolActive } from '../modules/exchange/symbols/symbol-admin.ts'
+import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -22,12 +24,24 @@ const USAGE = `Usage: npm run cli -- <command>
   symbol set-reference-price SYMBOL PRICE
   symbol activate SYMBOL
   symbol deactivate SYMBOL
+  symbol set-fees SYMBOL MAKER_PERCENT TAKER_PERCENT
+  account deposit --tenant UUID --currency CODE --amount DEC --reference TEXT
+  account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
+  account fees                        (fees collected, per currency)
+  account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
   db migrate
   db seed
 
 Uses DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR.`
 
 class UsageError extends Error {}
+
+/** `account check` found discrepancies: each is one line on stderr, and the exit code is 1. */
+class CheckFailed extends Error {
+  constructor(readonly lines: string[]) {
+    super(`account check: ${lines.length} discrepanc${lines.length === 1 ? 'y' : 'ies'}`)
+  }
+}
 
 const list = (value: string | undefined) =>
   value
@@ -45,6 +59,9 @@ async function run(config: Config, database: DatabaseHandle, argv: string[]): Pr
       tenant: { type: 'string' },
       roles: { type: 'string' },
       scopes: { type: 'string' },
+      currency: { type: 'string' },
+      amount: { type: 'string' },
+      reference: { type: 'string' },
     },
   })
   const [area, command, ...rest] = positionals
@@ -87,6 +104,35 @@ async function run(config: Config, database: DatabaseHandle, argv: string[]): Pr
       return print(await setSymbolActive(db, needs(1)[0]!, true))
     case 'symbol deactivate':
       return print(await setSymbolActive(db, needs(1)[0]!, false))
+    case 'symbol set-fees': {
+      const [symbol, maker, taker] = needs(3)
+      return print(await setSymbolFees(db, symbol!, maker!, taker!))
+    }
+    case 'account deposit':
+    case 'account withdraw': {
+      needs(0)
+      for (const flag of ['tenant', 'currency', 'amount', 'reference'] as const) {
+        if (!values[flag]) throw new UsageError(`account ${command} needs --${flag}`)
+      }
+      const { entry } = await transfer(db, {
+        tenant_id: values.tenant,
+        currency: values.currency,
+        amount: values.amount,
+        kind: command === 'deposit' ? 'deposit' : 'withdrawal',
+        reference: values.reference,
+      })
+      return print(ledgerEntryRecord(entry))
+    }
+    case 'account fees':
+      needs(0)
+      for (const fee of await accountFees(db)) print(fee)
+      return
+    case 'account check': {
+      needs(0)
+      const { currencies, discrepancies } = await checkAccounts(db)
+      if (discrepancies.length > 0) throw new CheckFailed(discrepancies.map((d) => `${d.check}: ${d.message}`))
+      return print({ status: 'ok', currencies })
+    }
     case 'db migrate':
       return print({ status: 'migrated' })
     case 'db seed':
@@ -113,6 +159,7 @@ async function main() {
 
 main().catch((error) => {
   if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`)
+  else if (error instanceof CheckFailed) process.stderr.write(`${[error.message, ...error.lines].join('\n')}\n`)
   else if (error instanceof AppError) {
     const detail = error.detail ? ` ${JSON.stringify(error.detail)}` : ''
     process.stderr.write(`${error.message}${detail}\n`)

@@ -2,6 +2,7 @@ import type { DocumentedRoute } from '../http/router.ts'
 import { clientIdentityRoutes } from '../modules/auth/clients/client-identity.rest.ts'
 import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
+import { accountRoutes } from '../modules/exchange/accounts/accounts.rest.ts'
 import { eventRoutes } from '../modules/exchange/events/events.rest.ts'
 import { fillRoutes } from '../modules/exchange/fills/fills.rest.ts'
 import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
@@ -25,6 +26,7 @@ export const routes: DocumentedRoute[] = [
   ...marketRoutes,
   ...orderRoutes,
   ...fillRoutes,
+  ...accountRoutes,
   ...eventRoutes,
   ...userRoutes,
   ...openApiRoutes(() => routes),

@@ -7,6 +7,7 @@ import '../modules/exchange/orders/orders.graphql.ts'
 import '../modules/exchange/fills/fills.graphql.ts'
 import '../modules/exchange/market/market.graphql.ts'
 import '../modules/exchange/events/events.graphql.ts'
+import '../modules/exchange/accounts/accounts.graphql.ts'
 import '../modules/users/users/users.graphql.ts'
 
 import { lexicographicSortSchema } from 'graphql'

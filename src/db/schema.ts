@@ -17,7 +17,7 @@ export interface Database {
   refresh_tokens: RefreshTokenTable
   currencies: CurrencyTable
   symbols: SymbolTable
-  orders: OrderTable
+  orders: OrderTable & OrderHoldColumns
   order_counts: OrderCountTable
   symbol_books: SymbolBookTable
   trades: TradeTable
@@ -26,6 +26,9 @@ export interface Database {
   tenant_event_counters: TenantEventCounterTable
   market_events: MarketEventTable
   users: UserTable
+  accounts: AccountTable
+  ledger_entries: LedgerEntryTable
+  collected_fees: CollectedFeeTable
 }
 
 export interface TenantTable {
@@ -111,6 +114,9 @@ export interface SymbolTable {
   description: Generated<string>
   is_active: Generated<boolean>
   reference_price: Decimal | null
+  /** Percent of a fill's notional the resting (maker) and the arriving (taker) order pay, in the quote currency (migration 2026-12-04). */
+  maker_fee_percent: ColumnType<string, string | undefined, string>
+  taker_fee_percent: ColumnType<string, string | undefined, string>
 }
 
 export interface OrderTable {
@@ -143,6 +149,19 @@ export interface OrderTable {
   seq: Generated<number>
   /** The book epoch of the matching pass that last wrote it (migration 2026-12-04). */
   book_epoch: Generated<number>
+}
+
+/**
+ * What an order holds of its tenant's account (migration 2026-12-04, docs/accounts.md): kept apart
+ * from OrderTable, so the order rows the matching pass builds in code need not carry them yet.
+ */
+export interface OrderHoldColumns {
+  /** What the order still holds, in `hold_currency`; released as it fills, the rest when it ends. */
+  hold: ColumnType<string, string | undefined, string>
+  /** The quote currency for a buy, the base currency for a sell; null for orders from before holds. */
+  hold_currency: ColumnType<string | null, string | null | undefined, string | null>
+  /** Σ price × quantity × fee percent / 100 of its fills, exact: it was charged this rounded up (docs/accounts.md). */
+  fee_accrued: ColumnType<string, string | undefined, string>
 }
 
 /** Live orders per tenant, one row per shard; maintained by triggers on `orders` (migration 2026-11-28). */
@@ -210,7 +229,7 @@ export interface FillTable {
 export interface TenantEventTable {
   tenant_id: string
   sequence: number
-  type: 'order.created' | 'order.updated' | 'fill'
+  type: 'order.created' | 'order.updated' | 'fill' | 'balance'
   created_at: string
   /** The event's JSON body exactly as delivered. */
   payload: string
@@ -229,4 +248,39 @@ export interface MarketEventTable {
   created_at: string
   /** The event's JSON body exactly as delivered. */
   payload: string
+}
+
+/** One per (tenant, currency), made on first use; `balance ≥ hold ≥ 0` (migration 2026-12-04). */
+export interface AccountTable {
+  tenant_id: string
+  currency: string
+  balance: ColumnType<string, string | undefined, string>
+  hold: ColumnType<string, string | undefined, string>
+  updated_at: Timestamp
+}
+
+export type LedgerKind = 'deposit' | 'withdrawal' | 'trade' | 'fee'
+
+/** Every change of a balance, never edited or deleted: an account's balance is the sum of its amounts. */
+export interface LedgerEntryTable {
+  uid: string
+  created_at: Timestamp
+  tenant_id: string
+  currency: string
+  /** Signed: credits positive, debits negative; never 0. */
+  amount: Decimal
+  balance_after: Decimal
+  kind: LedgerKind
+  order_uid: string | null
+  trade_uid: string | null
+  /** A transfer's idempotency key, unique per tenant; null for trades and fees. */
+  reference: string | null
+}
+
+/** Fees the exchange center collected (and the rounding remainders of settlement), per currency in a few shards. */
+export interface CollectedFeeTable {
+  currency: string
+  shard: number
+  amount: ColumnType<string, string | undefined, string>
+  updated_at: Timestamp
 }

@@ -88,6 +88,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description Your tenant's accounts, one per currency it has used, by currency (admins: another tenant's with `tenant_id`).
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/accounts/{currency}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One account
+         * @description Your tenant's account in one currency: zeros (and `updated_at` null) when it was never used.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/v1/events": {
         parameters: {
             query?: never;
@@ -124,6 +168,28 @@ export interface paths {
          *     Requires the scope `orders:read`.
          */
         get: operations["listFills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ledger entries
+         * @description Every change of your tenant's balances: deposits, withdrawals, trades and fees, never edited or deleted (admins: every tenant's, or one tenant's with `tenant_id`).
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listLedger"];
         put?: never;
         post?: never;
         delete?: never;
@@ -310,6 +376,28 @@ export interface paths {
         get: operations["listTrades"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deposit to or withdraw from an account
+         * @description Admins only (role `admin`). Credits (`deposit`) or debits (`withdrawal`) a tenant's account and answers the ledger entry. `reference` is unique per tenant: the same transfer again answers the first entry (200), never a second credit.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["createTransfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -563,6 +651,55 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @example {
+         *       "currency": "USD",
+         *       "balance": "1500.00",
+         *       "hold": "250.00",
+         *       "available": "1250.00",
+         *       "updated_at": "2026-12-04T09:30:00.123456"
+         *     }
+         */
+        Account: {
+            /** @example USD */
+            currency: string;
+            /** @description What the tenant holds at the exchange center. At the currency's precision. */
+            balance: components["schemas"]["Decimal"];
+            /** @description What its open orders hold of the balance. At the currency's precision. */
+            hold: components["schemas"]["Decimal"];
+            /** @description `balance − hold`: what new orders and withdrawals may use. At the currency's precision. */
+            available: components["schemas"]["Decimal"];
+            /** @description The last change; null for an account never used. */
+            updated_at: components["schemas"]["Timestamp"] | null;
+        };
+        AccountList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "currency": {
+             *         "en": "Currency"
+             *       },
+             *       "balance": {
+             *         "en": "Balance"
+             *       },
+             *       "hold": {
+             *         "en": "Hold"
+             *       }
+             *     }
+             */
+            heads: {
+                currency: components["schemas"]["Head"];
+                balance: components["schemas"]["Head"];
+                hold: components["schemas"]["Head"];
+                available: components["schemas"]["Head"];
+                updated_at: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Account"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        /**
          * @description `error` is `bad_request`; `detail` repeats `message`.
          * @example {
          *       "message": "Text must be valid Unicode without NUL characters",
@@ -575,6 +712,19 @@ export interface components {
             /** @constant */
             error: "bad_request";
             detail: string;
+        };
+        BalanceEvent: {
+            /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
+            sequence: number;
+            /** @constant */
+            type: "balance";
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The account as the change left it. */
+            account: components["schemas"]["Account"];
+            /** @description The change's (last) ledger entry of this account; null when only its hold changed. */
+            entry: components["schemas"]["LedgerEntry"] | null;
+            order: null;
+            fill: null;
         };
         BookEvent: {
             /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
@@ -807,6 +957,61 @@ export interface components {
         Jwks: {
             keys: components["schemas"]["PublicJwk"][];
         };
+        LedgerEntry: {
+            uid: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            tenant_id: components["schemas"]["Uuid"];
+            /** @example USD */
+            currency: string;
+            /** @description Signed: credits are positive, debits negative. At the currency's precision. */
+            amount: components["schemas"]["Decimal"];
+            /** @description The account's balance after this entry. At the currency's precision. */
+            balance_after: components["schemas"]["Decimal"];
+            /**
+             * @description `deposit`, `withdrawal` (transfers), `trade` (a fill), `fee` (the fee of a fill).
+             * @enum {string}
+             */
+            kind: "deposit" | "withdrawal" | "trade" | "fee";
+            /** @description The order of a `trade` or `fee` entry; null for transfers. */
+            order_uid: components["schemas"]["Uuid"] | null;
+            /** @description The trade of a `trade` or `fee` entry; null for transfers. */
+            trade_uid: components["schemas"]["Uuid"] | null;
+            /** @description A transfer's reference; null for trades and fees. */
+            reference: string | null;
+        };
+        LedgerEntryList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "created_at": {
+             *         "en": "Created At"
+             *       },
+             *       "tenant_id": {
+             *         "en": "Tenant ID"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                tenant_id: components["schemas"]["Head"];
+                currency: components["schemas"]["Head"];
+                amount: components["schemas"]["Head"];
+                balance_after: components["schemas"]["Head"];
+                kind: components["schemas"]["Head"];
+                order_uid: components["schemas"]["Head"];
+                trade_uid: components["schemas"]["Head"];
+                reference: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["LedgerEntry"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
         /**
          * @example {
          *       "status": "ok"
@@ -1014,7 +1219,7 @@ export interface components {
             /** @description Sell levels, lowest price first. */
             asks: components["schemas"]["BookLevel"][];
         };
-        OrderEvent: {
+        OrderChangeEvent: {
             /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
             sequence: number;
             /**
@@ -1028,6 +1233,7 @@ export interface components {
             /** @description The fill of a `fill` event; null otherwise. */
             fill: components["schemas"]["Fill"] | null;
         };
+        OrderEvent: components["schemas"]["OrderChangeEvent"] | components["schemas"]["BalanceEvent"];
         OrderEventList: {
             /**
              * @description Display labels keyed by field name.
@@ -1049,6 +1255,8 @@ export interface components {
                 created_at: components["schemas"]["Head"];
                 order: components["schemas"]["Head"];
                 fill: components["schemas"]["Head"];
+                account: components["schemas"]["Head"];
+                entry: components["schemas"]["Head"];
             };
             items: components["schemas"]["OrderEvent"][];
             /** @description Records matching the filters, over all pages. */
@@ -1241,6 +1449,16 @@ export interface components {
             min_order_quantity: components["schemas"]["Decimal"];
             tick_size: components["schemas"]["Decimal"];
             daily_fluctuation_price_limit_percent: components["schemas"]["Decimal"];
+            /**
+             * @description Percent of a fill's notional the resting (maker) order pays, in the quote currency.
+             * @example 0.1
+             */
+            maker_fee_percent: components["schemas"]["Decimal"];
+            /**
+             * @description Percent of a fill's notional the arriving (taker) order pays, in the quote currency.
+             * @example 0.2
+             */
+            taker_fee_percent: components["schemas"]["Decimal"];
             description: string;
             is_active: boolean;
             /** @description Both currencies of the pair, keyed by code. */
@@ -1278,6 +1496,8 @@ export interface components {
                 min_order_quantity: components["schemas"]["Head"];
                 tick_size: components["schemas"]["Head"];
                 daily_fluctuation_price_limit_percent: components["schemas"]["Head"];
+                maker_fee_percent: components["schemas"]["Head"];
+                taker_fee_percent: components["schemas"]["Head"];
                 description: components["schemas"]["Head"];
                 is_active: components["schemas"]["Head"];
             };
@@ -1373,6 +1593,24 @@ export interface components {
             total: number;
             offset: number;
             limit: number;
+        };
+        TransferInput: {
+            /** Format: uuid */
+            tenant_id: string;
+            /** @example USD */
+            currency: string;
+            /**
+             * @description A positive decimal as text, with at most the currency's precision of places.
+             * @example 1000.00
+             */
+            amount: string;
+            /** @enum {string} */
+            kind: "deposit" | "withdrawal";
+            /**
+             * @description Unique per tenant: sending the same transfer again answers the entry made the first time.
+             * @example wire-2026-12-04-0001
+             */
+            reference: string;
         };
         /**
          * @description `error` is `unsupported_media_type`; `detail` repeats `message`.
@@ -1799,6 +2037,142 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    listAccounts: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Admins only: another tenant's. */
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of accounts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: {
+                /** @description Admins only: another tenant's. */
+                tenant_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A currency code (case-insensitive). */
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No currency has this code */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     streamOrderEvents: {
         parameters: {
             query?: {
@@ -1930,6 +2304,78 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listLedger: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "created_at" | "-created_at" | "currency" | "-currency" | "kind" | "-kind" | "amount" | "-amount";
+                /** @description One currency, case-insensitive. */
+                currency?: string;
+                kind?: "deposit" | "withdrawal" | "trade" | "fee";
+                /** @description One order's trade and fee entries. */
+                order_uid?: string;
+                /** @description Admins only: one tenant's entries (without it, every tenant's). */
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of ledger entries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerEntryList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2353,7 +2799,7 @@ export interface operations {
                 /** @description Updated at or before (ISO 8601 with a time and a zone). */
                 updated_at_to?: string;
                 /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
-                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "symbol" | "-symbol" | "price_precision" | "-price_precision" | "quantity_precision" | "-quantity_precision" | "min_order_quantity" | "-min_order_quantity" | "tick_size" | "-tick_size" | "daily_fluctuation_price_limit_percent" | "-daily_fluctuation_price_limit_percent" | "description" | "-description" | "is_active" | "-is_active";
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "symbol" | "-symbol" | "price_precision" | "-price_precision" | "quantity_precision" | "-quantity_precision" | "min_order_quantity" | "-min_order_quantity" | "tick_size" | "-tick_size" | "daily_fluctuation_price_limit_percent" | "-daily_fluctuation_price_limit_percent" | "maker_fee_percent" | "-maker_fee_percent" | "taker_fee_percent" | "-taker_fee_percent" | "description" | "-description" | "is_active" | "-is_active";
                 /** @description One symbol, case-insensitive. */
                 symbol?: string;
                 /** @description `true` or `false` (also `1`/`0`, `yes`/`no`, `on`/`off`). */
@@ -2720,6 +3166,106 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferInput"];
+            };
+        };
+        responses: {
+            /** @description A retry: `reference` names the same transfer made before, whose entry is answered */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerEntry"];
+                };
+            };
+            /** @description Transferred: the new ledger entry */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerEntry"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description `reference` names a different transfer of this tenant */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: every rule broken, in field order; a withdrawal beyond what is available is `value_error.insufficient_balance` with ctx `currency`, `available`, `required` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -12,16 +12,16 @@ import { type ClientRow, findClientById, insertClient, listClientRows, updateCli
 import { findTenant, insertTenant } from './tenants.repository.ts'
 
 export const ROLES = ['client', 'admin'] as const
-export const DEFAULT_SCOPES = ['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write']
+export const DEFAULT_SCOPES = ['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read']
+/** What an admin gets by default besides: moving money in and out of accounts (docs/accounts.md). */
+export const DEFAULT_ADMIN_SCOPES = [...DEFAULT_SCOPES, 'accounts:write']
 const scopePattern = /^([a-z][a-z0-9_-]*|\*):([a-z][a-z0-9_-]*|\*)$/
 
 export const createClientInput = z.object({
   name: z.string().trim().min(1).max(200),
   tenant_id: z.uuid().optional(),
   roles: z.array(z.enum(ROLES)).min(1).default(['client']),
-  scopes: z
-    .array(z.string().max(100, { abort: true }).regex(scopePattern, 'scopes are <resource>:<action>, * allowed for either part'))
-    .default(DEFAULT_SCOPES),
+  scopes: z.array(z.string().max(100, { abort: true }).regex(scopePattern, 'scopes are <resource>:<action>, * allowed for either part')).optional(),
 })
 export type CreateClientInput = z.input<typeof createClientInput>
 
@@ -66,7 +66,7 @@ export async function createClient(db: Db, input: CreateClientInput) {
       name: data.name,
       secret_digest: digestSecret(secret),
       roles: [...new Set(data.roles)],
-      scopes: [...new Set(data.scopes)],
+      scopes: [...new Set(data.scopes ?? (data.roles.includes('admin') ? DEFAULT_ADMIN_SCOPES : DEFAULT_SCOPES))],
     })
   })
   return { client_id: row.id, client_secret: secret, tenant_id: row.tenant_id, roles: row.roles, scopes: row.scopes }

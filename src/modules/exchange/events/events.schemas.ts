@@ -3,15 +3,16 @@ import { z } from 'zod'
 import { intParam, MAX_LIMIT } from '../../../core/lists.ts'
 import { decimalString, listEnvelopeSchema, timestampText } from '../../../core/response-schemas.ts'
 import { queryInt } from '../../../core/validation.ts'
+import { accountRecordSchema, ledgerEntrySchema } from '../accounts/accounts.schemas.ts'
 import { fillRecordSchema } from '../fills/fills.schemas.ts'
 import { tradeRecordSchema } from '../market/market.schemas.ts'
 import { ORDER_SIDES, orderRecordSchema } from '../orders/orders.schemas.ts'
 
-export const TENANT_EVENT_TYPES = ['order.created', 'order.updated', 'fill'] as const
+export const TENANT_EVENT_TYPES = ['order.created', 'order.updated', 'fill', 'balance'] as const
 export const MARKET_EVENT_TYPES = ['trade', 'book'] as const
 
 /** An event's fields, in order: a tenant event's, a market event's (which carries `trade` or `book`). */
-export const TENANT_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'order', 'fill'] as const
+export const TENANT_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'order', 'fill', 'account', 'entry'] as const
 export const MARKET_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'trade', 'book'] as const
 
 /** A sequence as a query parameter or a GraphQL argument: text of digits (or an integer), 0 or more. */
@@ -49,15 +50,32 @@ export const eventRequestHeaders = z.object({
 
 const sequence = z.int().min(1).meta({ description: "The event's place in its stream: 1, 2, 3, … without gaps." })
 
-export const tenantEventSchema = z
+const orderEventSchema = z
   .object({
     sequence,
-    type: z.enum(TENANT_EVENT_TYPES).meta({ description: '`order.created`, `order.updated` (filled, partially filled or cancelled), `fill`.' }),
+    type: z
+      .enum(['order.created', 'order.updated', 'fill'])
+      .meta({ description: '`order.created`, `order.updated` (filled, partially filled or cancelled), `fill`.' }),
     created_at: timestampText,
     order: orderRecordSchema.meta({ description: 'The order as the change left it.' }),
     fill: fillRecordSchema.nullable().meta({ description: 'The fill of a `fill` event; null otherwise.' }),
   })
-  .meta({ id: 'OrderEvent' })
+  .meta({ id: 'OrderChangeEvent' })
+
+/** A change of one of the tenant's accounts (docs/accounts.md, "Events"). */
+const balanceEventSchema = z
+  .object({
+    sequence,
+    type: z.literal('balance'),
+    created_at: timestampText,
+    account: accountRecordSchema.meta({ description: 'The account as the change left it.' }),
+    entry: ledgerEntrySchema.nullable().meta({ description: "The change's (last) ledger entry of this account; null when only its hold changed." }),
+    order: z.null(),
+    fill: z.null(),
+  })
+  .meta({ id: 'BalanceEvent' })
+
+export const tenantEventSchema = z.union([orderEventSchema, balanceEventSchema]).meta({ id: 'OrderEvent' })
 
 const bookLevelChangeSchema = z
   .object({

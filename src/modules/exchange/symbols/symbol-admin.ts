@@ -1,5 +1,6 @@
 import { z } from 'zod'
 
+import { compareDecimals, parseDecimal } from '../../../core/decimal.ts'
 import { notFound } from '../../../core/errors.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
@@ -19,6 +20,23 @@ export async function setReferencePrice(db: Db, symbol: string, price: string) {
   const row = await updateSymbolByName(db, input.symbol, { reference_price: input.price })
   if (!row) throw notFound(`Symbol ${symbol} does not exist`)
   return { symbol: row.symbol, reference_price: row.reference_price }
+}
+
+const percent = z
+  .string()
+  .max(32, { abort: true })
+  .regex(/^\d+(\.\d+)?$/, 'a fee is a decimal percent, 0 or more')
+  .refine((v) => compareDecimals(parseDecimal(v)!, HUNDRED) < 0, 'a fee is less than 100 percent')
+
+const HUNDRED = { coefficient: 100n, scale: 0 }
+const feesInput = z.object({ symbol: z.string().min(1), maker: percent, taker: percent })
+
+/** Operators set a symbol's fee rates (percent of a fill's notional, in the quote currency; docs/accounts.md). */
+export async function setSymbolFees(db: Db, symbol: string, maker: string, taker: string) {
+  const input = parseInput(feesInput, { symbol, maker, taker }, 'body')
+  const row = await updateSymbolByName(db, input.symbol, { maker_fee_percent: input.maker, taker_fee_percent: input.taker })
+  if (!row) throw notFound(`Symbol ${symbol} does not exist`)
+  return { symbol: row.symbol, maker_fee_percent: row.maker_fee_percent, taker_fee_percent: row.taker_fee_percent }
 }
 
 export async function setSymbolActive(db: Db, symbol: string, isActive: boolean) {

@@ -36,6 +36,8 @@ export function symbolRecord(row: SymbolRow, currencies: ReadonlyMap<string, Cur
     min_order_quantity: row.min_order_quantity,
     tick_size: row.tick_size,
     daily_fluctuation_price_limit_percent: row.daily_fluctuation_price_limit_percent,
+    maker_fee_percent: row.maker_fee_percent,
+    taker_fee_percent: row.taker_fee_percent,
     description: row.description,
     is_active: row.is_active,
     properties,

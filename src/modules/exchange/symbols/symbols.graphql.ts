@@ -55,6 +55,14 @@ export const SymbolType = builder.loadableObject('Symbol', {
     minOrderQuantity: t.expose('min_order_quantity', { type: 'Decimal' }),
     tickSize: t.expose('tick_size', { type: 'Decimal' }),
     dailyFluctuationPriceLimitPercent: t.expose('daily_fluctuation_price_limit_percent', { type: 'Decimal' }),
+    makerFeePercent: t.expose('maker_fee_percent', {
+      type: 'Decimal',
+      description: "Percent of a fill's notional the resting (maker) order pays, in the quote currency.",
+    }),
+    takerFeePercent: t.expose('taker_fee_percent', {
+      type: 'Decimal',
+      description: "Percent of a fill's notional the arriving (taker) order pays, in the quote currency.",
+    }),
     description: t.exposeString('description'),
     isActive: t.exposeBoolean('is_active'),
     base: t.field({ type: CurrencyProperty, resolve: (s) => s.base }),

@@ -30,7 +30,7 @@ export async function upsertSymbol(db: Db, symbol: Insertable<SymbolTable>): Pro
 export async function updateSymbolByName(
   db: Db,
   symbol: string,
-  changes: Partial<Pick<SymbolRow, 'is_active' | 'reference_price'>>,
+  changes: Partial<Pick<SymbolRow, 'is_active' | 'reference_price' | 'maker_fee_percent' | 'taker_fee_percent'>>,
 ): Promise<SymbolRow | undefined> {
   return db
     .updateTable('symbols')

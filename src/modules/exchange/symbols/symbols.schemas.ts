@@ -13,6 +13,8 @@ export const SYMBOL_FIELDS = [
   'min_order_quantity',
   'tick_size',
   'daily_fluctuation_price_limit_percent',
+  'maker_fee_percent',
+  'taker_fee_percent',
   'description',
   'is_active',
 ] as const
@@ -76,6 +78,14 @@ export const symbolRecordSchema = z
     min_order_quantity: decimalString,
     tick_size: decimalString,
     daily_fluctuation_price_limit_percent: decimalString,
+    maker_fee_percent: decimalString.meta({
+      description: "Percent of a fill's notional the resting (maker) order pays, in the quote currency.",
+      example: '0.1',
+    }),
+    taker_fee_percent: decimalString.meta({
+      description: "Percent of a fill's notional the arriving (taker) order pays, in the quote currency.",
+      example: '0.2',
+    }),
     description: z.string(),
     is_active: z.boolean(),
     properties: z.record(z.string(), currencyPropertySchema).meta({ description: 'Both currencies of the pair, keyed by code.' }),

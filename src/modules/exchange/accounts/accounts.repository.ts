@@ -1,0 +1,405 @@
+import { randomInt } from 'node:crypto'
+
+import { sql } from 'kysely'
+
+import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, subtract } from '../../../core/decimal.ts'
+import { uuidv7 } from '../../../core/ids.ts'
+import { orderAndPageFirstRows, type PageRows, totalOverAll, withTotal } from '../../../core/lists.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
+import type { Db } from '../../../db/database.ts'
+import type { LedgerKind } from '../../../db/schema.ts'
+import { notifyEvents, tenantStream } from '../events/events.repository.ts'
+import { accountRecord, type AccountRow, ledgerEntryRecord, type LedgerEntryRow } from './account-records.ts'
+import type { LedgerListQuery } from './accounts.schemas.ts'
+
+export type { AccountRow, LedgerEntryRow }
+
+export async function findCurrencyPrecision(db: Db, code: string): Promise<number | undefined> {
+  const row = await db.selectFrom('currencies').select('precision').where('code', '=', code).executeTakeFirst()
+  return row?.precision
+}
+
+/** One account (zeros and no `updated_at` when never used), or undefined for an unknown currency. */
+export async function findAccount(db: Db, tenantId: string, currency: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('currencies as c')
+    .leftJoin('accounts as a', (join) => join.onRef('a.currency', '=', 'c.code').on('a.tenant_id', '=', tenantId))
+    .select([
+      sql<string>`${tenantId}::uuid`.as('tenant_id'),
+      'c.code as currency',
+      sql<string>`coalesce(a.balance, 0)`.as('balance'),
+      sql<string>`coalesce(a.hold, 0)`.as('hold'),
+      'a.updated_at',
+      'c.precision',
+    ])
+    .where('c.code', '=', currency)
+    .executeTakeFirst()
+}
+
+/** A tenant's accounts by currency, one page, and how many it has. */
+export async function listAccountRows(db: Db, tenantId: string, offset: number, limit: number): Promise<PageRows<AccountRow>> {
+  const rows = await db
+    .selectFrom('accounts as a')
+    .innerJoin('currencies as c', 'c.code', 'a.currency')
+    .select(['a.tenant_id', 'a.currency', 'a.balance', 'a.hold', 'a.updated_at', 'c.precision'])
+    .select(totalOverAll)
+    .where('a.tenant_id', '=', tenantId)
+    .orderBy('a.currency')
+    .offset(offset)
+    .limit(limit)
+    .execute()
+  return withTotal(rows, { offset }, async () => {
+    const { n } = await db
+      .selectFrom('accounts')
+      .select(sql<number>`count(*)::int8`.as('n'))
+      .where('tenant_id', '=', tenantId)
+      .executeTakeFirstOrThrow()
+    return n
+  })
+}
+
+function filteredEntries(db: Db, query: LedgerListQuery, tenantId: string | undefined) {
+  let q = db.selectFrom('ledger_entries').innerJoin('currencies', 'currencies.code', 'ledger_entries.currency')
+  if (tenantId !== undefined) q = q.where('ledger_entries.tenant_id', '=', tenantId)
+  if (query.currency !== undefined) q = q.where('ledger_entries.currency', '=', query.currency)
+  if (query.kind !== undefined) q = q.where('ledger_entries.kind', '=', query.kind)
+  if (query.order_uid !== undefined) q = q.where('ledger_entries.order_uid', '=', query.order_uid)
+  if (query.created_at_from) q = q.where('ledger_entries.created_at', '>=', query.created_at_from)
+  if (query.created_at_to) q = q.where('ledger_entries.created_at', '<=', query.created_at_to)
+  return q
+}
+
+/** One page of ledger entries (of one tenant, or of all when `tenantId` is undefined) and how many match. */
+export async function listLedgerRows(db: Db, query: LedgerListQuery, tenantId: string | undefined): Promise<PageRows<LedgerEntryRow>> {
+  const rows = await orderAndPageFirstRows(
+    filteredEntries(db, query, tenantId).selectAll('ledger_entries').select('currencies.precision').select(totalOverAll),
+    'ledger_entries',
+    query,
+  ).execute()
+  return withTotal(rows, query, async () => {
+    const { n } = await filteredEntries(db, query, tenantId)
+      .select(sql<number>`count(*)::int8`.as('n'))
+      .executeTakeFirstOrThrow()
+    return n
+  })
+}
+
+export async function findEntryByReference(db: Db, tenantId: string, reference: string): Promise<LedgerEntryRow | undefined> {
+  return db
+    .selectFrom('ledger_entries')
+    .innerJoin('currencies', 'currencies.code', 'ledger_entries.currency')
+    .selectAll('ledger_entries')
+    .select('currencies.precision')
+    .where('ledger_entries.tenant_id', '=', tenantId)
+    .where('ledger_entries.reference', '=', reference)
+    .executeTakeFirst()
+}
+
+// --- Applying changes (docs/accounts.md, "Applying changes") ---
+
+/** A ledger entry to write: its amount is what it adds to (or, negative, takes from) the balance. */
+export interface LedgerEntryWrite {
+  kind: LedgerKind
+  /** Signed, never 0. */
+  amount: string
+  order_uid?: string | null
+  trade_uid?: string | null
+  reference?: string | null
+}
+
+/**
+ * A change of one account: its balance moves by the sum of `entries`, its hold by `hold` (signed;
+ * an order taking a hold adds, a fill or an order's end releases). Several changes may name one
+ * account: they are applied together, in the order given.
+ */
+export interface AccountChange {
+  tenant_id: string
+  currency: string
+  hold?: string
+  entries?: LedgerEntryWrite[]
+}
+
+/** An account a batch would leave with less than nothing available: what it has, what the batch needs of it. */
+export interface AccountRefusal {
+  tenant_id: string
+  currency: string
+  available: string
+  required: string
+}
+
+/** An account as a batch left it, and the entries the batch wrote to it (in order). */
+export interface ChangedAccount {
+  account: AccountRow
+  entries: LedgerEntryRow[]
+}
+
+export type AppliedChanges = { ok: true; now: string; accounts: ChangedAccount[] } | { ok: false; refused: AccountRefusal[] }
+
+export interface ApplyOptions {
+  /** Fees the exchange center collects in this batch, per currency (added to `collected_fees`). */
+  fees?: readonly { currency: string; amount: string }[]
+  /**
+   * Write one `balance` event per changed account on its tenant's stream (default true). A caller
+   * writing its own tenant events later in the transaction may write them itself, from the answer.
+   */
+  events?: boolean
+}
+
+// Shards of a currency's collected fees: passes on many symbols of one quote currency add to different rows.
+const FEE_SHARDS = 8
+
+interface Grouped {
+  tenant_id: string
+  currency: string
+  balanceDelta: DecimalValue
+  holdDelta: DecimalValue
+  entries: LedgerEntryWrite[]
+}
+
+const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
+const byAccount = (a: { tenant_id: string; currency: string }, b: { tenant_id: string; currency: string }) =>
+  a.tenant_id < b.tenant_id ? -1 : a.tenant_id > b.tenant_id ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0
+
+/** The changes per account, in the one global lock order: (tenant_id, currency). */
+function group(changes: readonly AccountChange[]): Grouped[] {
+  const groups = new Map<string, Grouped>()
+  for (const change of changes) {
+    const key = `${change.tenant_id} ${change.currency}`
+    let entry = groups.get(key)
+    if (!entry) groups.set(key, (entry = { tenant_id: change.tenant_id, currency: change.currency, balanceDelta: ZERO, holdDelta: ZERO, entries: [] }))
+    if (change.hold !== undefined) entry.holdDelta = add(entry.holdDelta, decimalFromStore(change.hold))
+    for (const write of change.entries ?? []) {
+      const amount = decimalFromStore(write.amount)
+      if (amount.coefficient === 0n) continue
+      entry.balanceDelta = add(entry.balanceDelta, amount)
+      entry.entries.push(write)
+    }
+  }
+  return [...groups.values()].filter((g) => g.entries.length > 0 || g.holdDelta.coefficient !== 0n).sort(byAccount)
+}
+
+/**
+ * Applies a batch of account changes inside the caller's transaction (docs/accounts.md):
+ * 1. creates the accounts it names that do not exist yet (zeros);
+ * 2. locks them all in (tenant_id, currency) order — the one lock order of every writer of
+ *    accounts, so two batches never deadlock on them — reading their balances and holds;
+ * 3. refuses, writing nothing more, when any account would end with `balance − hold < 0` (or a
+ *    negative balance or hold): the answer names each such account with what it has and needs;
+ * 4. otherwise writes every account once (however many changes named it), the ledger entries
+ *    with their `balance_after`, and the collected fees, in ONE statement; then (unless
+ *    `events: false`) one `balance` event per changed account on its tenant's stream.
+ * Locks taken: accounts, then collected_fees (currency order), then tenant_event_counters
+ * (tenant order). A caller holding other locks takes them in that order after its own (the
+ * matching pass: its symbol's book row, then this, then its own tenant events).
+ */
+export async function applyAccountChanges(db: Db, changes: readonly AccountChange[], options: ApplyOptions = {}): Promise<AppliedChanges> {
+  const groups = group(changes)
+  const fees = (options.fees ?? []).filter((f) => decimalFromStore(f.amount).coefficient !== 0n)
+  if (fees.some((f) => decimalFromStore(f.amount).coefficient < 0n)) throw new RangeError('collected fees only grow')
+  const tenants = groups.map((g) => g.tenant_id)
+  const currencies = groups.map((g) => g.currency)
+  if (groups.length > 0) {
+    await sql`
+      insert into accounts (tenant_id, currency)
+      select t, c from unnest(${tenants}::uuid[], ${currencies}::text[]) as a(t, c) order by t, c
+      on conflict do nothing`.execute(db)
+  }
+  const { rows: locked } = await sql<AccountRow & { now: string }>`
+    select a.tenant_id, a.currency, a.balance::text as balance, a.hold::text as hold, a.updated_at, c.precision,
+      timezone('utc', now())::timestamp(6)::text as now
+    from accounts a join currencies c on c.code = a.currency
+    where (a.tenant_id, a.currency) in (select * from unnest(${tenants}::uuid[], ${currencies}::text[]))
+    order by a.tenant_id, a.currency
+    for update of a`.execute(db)
+  const now = locked[0]?.now ?? (await sql<{ now: string }>`select timezone('utc', now())::timestamp(6)::text as now`.execute(db)).rows[0]!.now
+  const refused: AccountRefusal[] = []
+  const results: ChangedAccount[] = []
+  groups.forEach((g, i) => {
+    const row = locked[i]
+    if (!row || row.tenant_id !== g.tenant_id || row.currency !== g.currency) throw new Error(`account ${g.tenant_id}/${g.currency} was not locked`)
+    const balance = decimalFromStore(row.balance)
+    const hold = decimalFromStore(row.hold)
+    const newBalance = add(balance, g.balanceDelta)
+    const newHold = add(hold, g.holdDelta)
+    if (newHold.coefficient < 0n)
+      throw new Error(`account ${g.tenant_id}/${g.currency}: releasing more than is held (${row.hold} + ${formatDecimal(g.holdDelta)})`)
+    if (newBalance.coefficient < 0n || compareDecimals(newHold, newBalance) > 0) {
+      refused.push({
+        tenant_id: g.tenant_id,
+        currency: g.currency,
+        available: formatDecimal(subtract(balance, hold)),
+        required: formatDecimal(subtract(g.holdDelta, g.balanceDelta)),
+      })
+      return
+    }
+    let running = balance
+    const entries: LedgerEntryRow[] = g.entries.map((write) => {
+      running = add(running, decimalFromStore(write.amount))
+      return {
+        uid: uuidv7(),
+        created_at: now,
+        tenant_id: g.tenant_id,
+        currency: g.currency,
+        amount: write.amount,
+        balance_after: formatDecimal(running),
+        kind: write.kind,
+        order_uid: write.order_uid ?? null,
+        trade_uid: write.trade_uid ?? null,
+        reference: write.reference ?? null,
+        precision: row.precision,
+      }
+    })
+    results.push({ account: { ...row, balance: formatDecimal(newBalance), hold: formatDecimal(newHold), updated_at: now }, entries })
+  })
+  if (refused.length > 0) return { ok: false, refused }
+
+  const accounts = results.map((r) => r.account)
+  const entries = results.flatMap((r) => r.entries)
+  const col = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((row) => row[key])
+  const shard = randomInt(FEE_SHARDS)
+  const sortedFees = [...fees].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
+  await sql`
+    with changed as (
+      update accounts a set balance = c.balance, hold = c.hold, updated_at = ${now}::timestamp(6)
+      from unnest(${col(accounts, 'tenant_id')}::uuid[], ${col(accounts, 'currency')}::text[], ${col(accounts, 'balance')}::numeric[],
+        ${col(accounts, 'hold')}::numeric[]) as c(tenant_id, currency, balance, hold)
+      where a.tenant_id = c.tenant_id and a.currency = c.currency
+      returning a.tenant_id
+    ), written as (
+      insert into ledger_entries (uid, created_at, tenant_id, currency, amount, balance_after, kind, order_uid, trade_uid, reference)
+      select e.uid, ${now}::timestamp(6), e.tenant_id, e.currency, e.amount, e.balance_after, e.kind, e.order_uid, e.trade_uid, e.reference
+      from unnest(${col(entries, 'uid')}::uuid[], ${col(entries, 'tenant_id')}::uuid[], ${col(entries, 'currency')}::text[],
+        ${col(entries, 'amount')}::numeric[], ${col(entries, 'balance_after')}::numeric[], ${col(entries, 'kind')}::text[],
+        ${col(entries, 'order_uid')}::uuid[], ${col(entries, 'trade_uid')}::uuid[], ${col(entries, 'reference')}::text[])
+        as e(uid, tenant_id, currency, amount, balance_after, kind, order_uid, trade_uid, reference)
+      returning uid
+    ), collected as (
+      insert into collected_fees as f (currency, shard, amount, updated_at)
+      select x.currency, ${shard}::int2, sum(x.amount), ${now}::timestamp(6)
+      from unnest(${col(sortedFees, 'currency')}::text[], ${col(sortedFees, 'amount')}::numeric[]) as x(currency, amount)
+      group by x.currency order by x.currency
+      on conflict (currency, shard) do update set amount = f.amount + excluded.amount, updated_at = excluded.updated_at
+      returning f.currency
+    )
+    select (select count(*) from changed) as accounts, (select count(*) from written) as entries, (select count(*) from collected) as fees`.execute(db)
+
+  if (options.events !== false) await writeBalanceEvents(db, now, results)
+  return { ok: true, now, accounts: results }
+}
+
+// --- Events ---
+
+/**
+ * One `balance` event per changed account on its tenant's stream, numbered by the tenant's
+ * counter as the matching pass numbers its events (same table, same statement shape), and a
+ * notification waking every process's streams of those tenants once the transaction commits.
+ */
+export async function writeBalanceEvents(db: Db, now: string, changed: readonly ChangedAccount[]): Promise<void> {
+  if (changed.length === 0) return
+  const ordinals = new Map<string, number>()
+  const tenants: string[] = []
+  const ordinal: number[] = []
+  const rest: string[] = []
+  for (const { account, entries } of changed) {
+    const n = (ordinals.get(account.tenant_id) ?? 0) + 1
+    ordinals.set(account.tenant_id, n)
+    tenants.push(account.tenant_id)
+    ordinal.push(n)
+    const last = entries.at(-1)
+    const body = JSON.stringify({
+      type: 'balance',
+      created_at: formatTimestamp(now),
+      account: accountRecord(account),
+      entry: last ? ledgerEntryRecord(last) : null,
+      order: null,
+      fill: null,
+    })
+    rest.push(`,${body.slice(1)}`)
+  }
+  await sql`
+    with input as (
+      select * from unnest(${tenants}::uuid[], ${ordinal}::int8[], ${rest}::text[]) as e(tenant_id, ordinal, rest)
+    ), counts as (
+      select tenant_id, count(*) as added from input group by tenant_id
+    ), counted as (
+      insert into tenant_event_counters as c (tenant_id, last_sequence)
+      select tenant_id, added from counts order by tenant_id
+      on conflict (tenant_id) do update set last_sequence = c.last_sequence + excluded.last_sequence
+      returning c.tenant_id, c.last_sequence
+    )
+    insert into tenant_events (tenant_id, sequence, type, created_at, payload)
+    select e.tenant_id, k.last_sequence - n.added + e.ordinal, 'balance', ${now}::timestamp(6),
+      '{"sequence":' || (k.last_sequence - n.added + e.ordinal) || e.rest
+    from input e join counted k on k.tenant_id = e.tenant_id join counts n on n.tenant_id = e.tenant_id`.execute(db)
+  await notifyEvents(db, [['accounts', ...new Set(tenants.map(tenantStream))].join(' ')])
+}
+
+// --- Fees and the check ---
+
+export async function collectedFeeTotals(db: Db): Promise<{ currency: string; amount: string; precision: number }[]> {
+  return db
+    .selectFrom('collected_fees as f')
+    .innerJoin('currencies as c', 'c.code', 'f.currency')
+    .select(['f.currency', sql<string>`sum(f.amount)::text`.as('amount'), 'c.precision'])
+    .groupBy(['f.currency', 'c.precision'])
+    .orderBy('f.currency')
+    .execute()
+}
+
+export interface ConservationRow {
+  currency: string
+  balances: string
+  fees: string
+  deposits: string
+  withdrawals: string
+}
+
+/** Per currency: Σ balances, Σ collected fees, Σ deposits, Σ withdrawals (as a positive amount). */
+export async function conservationTotals(db: Db): Promise<ConservationRow[]> {
+  const { rows } = await sql<ConservationRow>`
+    with codes as (
+      select currency from accounts union select currency from collected_fees union select currency from ledger_entries
+    )
+    select k.currency,
+      coalesce((select sum(balance) from accounts a where a.currency = k.currency), 0)::text as balances,
+      coalesce((select sum(amount) from collected_fees f where f.currency = k.currency), 0)::text as fees,
+      coalesce((select sum(amount) from ledger_entries l where l.currency = k.currency and l.kind = 'deposit'), 0)::text as deposits,
+      coalesce((select -sum(amount) from ledger_entries l where l.currency = k.currency and l.kind = 'withdrawal'), 0)::text as withdrawals
+    from codes k order by k.currency`.execute(db)
+  return rows
+}
+
+/** Accounts whose balance is not the sum of their ledger, with both. */
+export async function ledgerMismatches(db: Db): Promise<{ tenant_id: string; currency: string; balance: string; ledger: string }[]> {
+  const { rows } = await sql<{ tenant_id: string; currency: string; balance: string; ledger: string }>`
+    select a.tenant_id, a.currency, a.balance::text as balance, coalesce(l.total, 0)::text as ledger
+    from accounts a
+    left join (select tenant_id, currency, sum(amount) as total from ledger_entries group by tenant_id, currency) l
+      on l.tenant_id = a.tenant_id and l.currency = a.currency
+    where a.balance <> coalesce(l.total, 0)
+    order by a.tenant_id, a.currency`.execute(db)
+  return rows
+}
+
+/** Orders that ended (filled, cancelled, rejected) still holding funds: a hold must be released when its order ends. */
+export async function endedOrdersHolding(db: Db): Promise<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }[]> {
+  const { rows } = await sql<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }>`
+    select uid, tenant_id, hold_currency as currency, hold::text as hold, status from orders
+    where hold > 0 and status not in ('open', 'partially_filled') order by tenant_id, uid limit 1000`.execute(db)
+  return rows
+}
+
+/** Accounts whose hold is not the sum of their open orders' holds (and open holds with no account), with both. */
+export async function holdMismatches(db: Db): Promise<{ tenant_id: string; currency: string; hold: string; orders: string }[]> {
+  const { rows } = await sql<{ tenant_id: string; currency: string; hold: string; orders: string }>`
+    with held as (
+      select tenant_id, hold_currency as currency, sum(hold) as total from orders
+      where hold > 0 and status in ('open', 'partially_filled') group by tenant_id, hold_currency
+    )
+    select coalesce(a.tenant_id, h.tenant_id) as tenant_id, coalesce(a.currency, h.currency) as currency,
+      coalesce(a.hold, 0)::text as hold, coalesce(h.total, 0)::text as orders
+    from accounts a full join held h on h.tenant_id = a.tenant_id and h.currency = a.currency
+    where coalesce(a.hold, 0) <> coalesce(h.total, 0)
+    order by 1, 2`.execute(db)
+  return rows
+}

@@ -7,13 +7,15 @@
 import { loadConfig } from '../src/core/config.ts'
 import { openDatabase } from '../src/db/database.ts'
 import { createClient } from '../src/modules/auth/clients/clients.ts'
+import { fundTenant } from './funding.ts'
 
 const count = Number(process.argv[2] ?? 100)
 const database = await openDatabase(loadConfig())
 try {
   const credentials: { client_id: string; client_secret: string }[] = []
   for (let i = 1; i <= count; i++) {
-    const { client_id, client_secret } = await createClient(database.db, { name: `Bench Events Tenant ${i}` })
+    const { client_id, client_secret, tenant_id } = await createClient(database.db, { name: `Bench Events Tenant ${i}` })
+    await fundTenant(database.db, tenant_id)
     credentials.push({ client_id, client_secret })
   }
   process.stdout.write(`${JSON.stringify(credentials)}\n`)

@@ -19,10 +19,16 @@ export async function seedDeepBook(databaseUrl: string, seller: { client_id: str
   await client.connect()
   try {
     await client.query(
-      `insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq)
-       select gen_random_uuid(), $1, $2::uuid, $3, 'sell', 'limit', 0.01, 75000 + (i % 1000), 'open', i
-       from generate_series(1, $4::int) as i`,
+      `insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq, hold, hold_currency)
+       select gen_random_uuid(), $1, $2::uuid, $3, 'sell', 'limit', 0.01, 75000 + (i % 1000), 'open', i, 0.01, s.base
+       from generate_series(1, $4::int) as i join symbols s on s.symbol = $3`,
       [seller.client_id, seller.tenant_id, DEEP_SYMBOL, DEEP_BOOK_ORDERS],
+    )
+    // Each holds its quantity of the seller's base currency (docs/accounts.md).
+    await client.query(
+      `update accounts a set hold = hold + 0.01 * $3::int from symbols s
+       where s.symbol = $2 and a.tenant_id = $1::uuid and a.currency = s.base`,
+      [seller.tenant_id, DEEP_SYMBOL, DEEP_BOOK_ORDERS],
     )
     await client.query(
       `insert into symbol_books (symbol, last_order_seq) values ($1, $2)

@@ -180,12 +180,14 @@ async function main() {
   // Before the service starts, so the embedded database is free for the CLI too. The second bank
   // is the other side of the matching scenario.
   await run(['src/app/cli.ts', 'db', 'seed'], serviceEnv)
-  const credentials: { client_id: string; client_secret: string } = JSON.parse(
+  const credentials: { client_id: string; client_secret: string; tenant_id: string } = JSON.parse(
     await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Bank'], serviceEnv),
   )
   const counterparty: { client_id: string; client_secret: string; tenant_id: string } = JSON.parse(
     await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Counterparty'], serviceEnv),
   )
+  // Every order the bench places is paid for (docs/accounts.md).
+  await run(['bench/fund.ts', credentials.tenant_id, counterparty.tenant_id], serviceEnv)
   if (INSTANCES) await seedDeepBook(serviceEnv.DATABASE_URL!, counterparty)
   const eventClients: Credentials[] = EVENTS ? JSON.parse(await run(['bench/events-clients.ts', String(EVENT_CLIENTS)], serviceEnv)) : []
 

@@ -30,11 +30,11 @@ let noScope: TestClient
 beforeAll(async () => {
   server = await startTestServer()
   await seedDemoMarket(server.services.db)
-  bank = await createTestClient(server)
-  other = await createTestClient(server)
-  admin = await createTestClient(server, { roles: ['admin'] })
-  adminWithoutWrite = await createTestClient(server, { roles: ['admin'], scopes: ['accounts:read'] })
-  noScope = await createTestClient(server, { scopes: ['orders:read'] })
+  bank = await createTestClient(server, { funded: false })
+  other = await createTestClient(server, { funded: false })
+  admin = await createTestClient(server, { funded: false, roles: ['admin'] })
+  adminWithoutWrite = await createTestClient(server, { funded: false, roles: ['admin'], scopes: ['accounts:read'] })
+  noScope = await createTestClient(server, { funded: false, scopes: ['orders:read'] })
 })
 afterAll(async () => {
   await server?.close()
@@ -124,7 +124,7 @@ describe('POST /api/exchange/v1/transfers', () => {
   })
 
   it('withdraws what is available, and refuses more with 422 value_error.insufficient_balance', async () => {
-    const tenant = (await createTestClient(server)).tenantId
+    const tenant = (await createTestClient(server, { funded: false })).tenantId
     await deposit(tenant, 'USDT', '100')
     const out = await transfer({ tenant_id: tenant, currency: 'USDT', amount: '40.25', kind: 'withdrawal', reference: 'payout-1' })
     expect(out.status).toBe(201)
@@ -177,7 +177,7 @@ describe('POST /api/exchange/v1/transfers', () => {
     const client = await transfer(body, bank.token)
     expect(client.status).toBe(403)
     expect(client.body).toEqual(errorBody('permission_denied', 'Access denied: requires accounts:write'))
-    const writer = await createTestClient(server, { scopes: ['accounts:write'] })
+    const writer = await createTestClient(server, { funded: false, scopes: ['accounts:write'] })
     const notAdmin = await transfer(body, writer.token)
     expect(notAdmin.status).toBe(403)
     expect(notAdmin.body).toEqual(errorBody('permission_denied', 'Access denied: requires the admin role'))
@@ -187,7 +187,7 @@ describe('POST /api/exchange/v1/transfers', () => {
   })
 
   it('credits once when the same transfer arrives many times at once', async () => {
-    const tenant = (await createTestClient(server)).tenantId
+    const tenant = (await createTestClient(server, { funded: false })).tenantId
     const body = { tenant_id: tenant, currency: 'BTC', amount: '0.5', kind: 'deposit', reference: 'race' }
     const answers = await Promise.all(Array.from({ length: 6 }, () => transfer(body)))
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 201])
@@ -200,7 +200,7 @@ describe('POST /api/exchange/v1/transfers', () => {
 describe('GET /api/exchange/v1/accounts and /ledger', () => {
   let tenant: TestClient
   beforeAll(async () => {
-    tenant = await createTestClient(server)
+    tenant = await createTestClient(server, { funded: false })
     await deposit(tenant.tenantId, 'USD', '100', 'l-1')
     await deposit(tenant.tenantId, 'IRR', '5000000', 'l-2')
     await transfer({ tenant_id: tenant.tenantId, currency: 'USD', amount: '30', kind: 'withdrawal', reference: 'l-3' })
@@ -308,7 +308,7 @@ describe('GraphQL', () => {
   const camelAccount = (account: Record<string, unknown>) => ({ ...account, updated_at: undefined, updatedAt: account.updated_at })
 
   it('answers what REST answers: accounts, account, ledger', async () => {
-    const tenant = await createTestClient(server)
+    const tenant = await createTestClient(server, { funded: false })
     await deposit(tenant.tenantId, 'ETH', '2.5', 'g-1')
     await deposit(tenant.tenantId, 'AED', '100', 'g-2')
     const rest = {
@@ -333,7 +333,7 @@ describe('GraphQL', () => {
   })
 
   it('createTransfer: created, replayed, CONFLICT, insufficient balance and FORBIDDEN as REST', async () => {
-    const tenant = await createTestClient(server)
+    const tenant = await createTestClient(server, { funded: false })
     const mutation = `mutation ($input: TransferInput!) { createTransfer(input: $input) { created entry { ${ENTRY_FIELDS} } } }`
     const input = { tenantId: tenant.tenantId, currency: 'USD', amount: '12.3', kind: 'deposit', reference: 'gql-1' }
     const first = await server.graphql<any, any>(mutation, { input }, { token: admin.token })
@@ -379,8 +379,8 @@ describe('GraphQL', () => {
 describe('applyAccountChanges and the check', () => {
   it('applies a batch per account in one go, refuses what would leave less than nothing available, and the check agrees', async () => {
     const db = server.services.db
-    const a = (await createTestClient(server)).tenantId
-    const b = (await createTestClient(server)).tenantId
+    const a = (await createTestClient(server, { funded: false })).tenantId
+    const b = (await createTestClient(server, { funded: false })).tenantId
     await deposit(a, 'USDT', '100', 'batch-a')
     await deposit(b, 'BTC', '1', 'batch-b')
     // A hold beyond what is available is refused, naming the account, and nothing changes.

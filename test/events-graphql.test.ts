@@ -55,20 +55,24 @@ describe('GraphQL subscriptions over SSE', () => {
     await graphql.waitFor((m) => m.comment !== undefined)
     const order = (await placeOrder(server, alice.token, sell(symbol, '2', '10.00'))).body
     await placeOrder(server, bob.token, buy(symbol, '2', '10.00'))
-    const viaRest = (await rest.messages(2)).map((m) => JSON.parse(m.data!))
-    const viaGraphql = (await results(graphql, 2)).map((r) => r.data!.orderEvents)
+    // The order's events, each followed by the balance events of the accounts it changed.
+    const viaRest = (await rest.messages(5)).map((m) => JSON.parse(m.data!))
+    const viaGraphql = (await results(graphql, 5)).map((r) => r.data!.orderEvents)
     expect(viaGraphql).toEqual(
       viaRest.map((e) => ({
         sequence: String(e.sequence),
         type: e.type,
         createdAt: e.created_at,
-        order: { uid: e.order.uid, status: e.order.status, filledQuantity: e.order.filled_quantity, averagePrice: e.order.average_price },
+        order: e.order && { uid: e.order.uid, status: e.order.status, filledQuantity: e.order.filled_quantity, averagePrice: e.order.average_price },
         fill: e.fill && { role: e.fill.role, price: e.fill.price, quantity: e.fill.quantity },
       })),
     )
-    expect(viaGraphql.map((e) => [e.type, e.order.uid])).toEqual([
+    expect(viaGraphql.map((e) => [e.type, e.order?.uid ?? null])).toEqual([
       ['order.created', order.uid],
+      ['balance', null],
       ['fill', order.uid],
+      ['balance', null],
+      ['balance', null],
     ])
     graphql.close()
     rest.close()

@@ -47,7 +47,7 @@ const ended = (stream: SseClient) =>
 const lastMessage = (stream: SseClient) => stream.received.filter((m) => m.comment === undefined).at(-1)!
 const lastResult = (stream: SseClient) => JSON.parse(stream.received.filter((m) => m.event === 'next').at(-1)!.data!)
 
-/** Every kind of stream the client can hold, each having delivered one event, and where each stands. */
+/** Every kind of stream the client can hold, each having delivered what one order wrote, and where each stands. */
 async function openAll(client: TestClient) {
   const symbol = await createMarket(server.services.db)
   const streams = {
@@ -57,10 +57,11 @@ async function openAll(client: TestClient) {
     marketEvents: await subscription(client.token, MARKET_EVENTS, { symbol }),
   }
   await placeOrder(server, client.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price: '10.00' })
-  const [created] = await streams.tenant.messages(1)
+  // The order's order.created, then its hold's balance event.
+  const [, balance] = await streams.tenant.messages(2)
   const [book] = await streams.market.messages(1)
   await Promise.all([streams.orderEvents.waitFor((m) => m.event === 'next'), streams.marketEvents.waitFor((m) => m.event === 'next')])
-  return { streams, after: { tenant: Number(created!.id), market: Number(book!.id) } }
+  return { streams, after: { tenant: Number(balance!.id), market: Number(book!.id) } }
 }
 
 /** Each stream ends, naming the revocation, on both transports. */

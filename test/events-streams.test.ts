@@ -50,19 +50,21 @@ describe('GET /api/exchange/v1/events as Server-Sent Events', () => {
     const next = (await lastSequenceOf(alice.token)) + 1
     const order = (await placeOrder(server, alice.token, sell(symbol, '2', '11.00'))).body
     const taken = (await placeOrder(server, bob.token, buy(symbol, '2', '11.00'))).body
-    const messages = await stream.messages(2)
+    // Each change of an order is followed by the balance events of the accounts it changed.
+    const messages = await stream.messages(3)
     expect(messages.map((m) => [m.id, m.event])).toEqual([
       [String(next), 'order.created'],
-      [String(next + 1), 'fill'],
+      [String(next + 1), 'balance'],
+      [String(next + 2), 'fill'],
     ])
-    const [created, fill] = messages.map(data)
+    const [created, , fill] = messages.map(data)
     expect(created).toEqual({ sequence: next, type: 'order.created', created_at: order.created_at, order, fill: null })
     expect(fill.order.status).toBe('filled')
     expect(fill.fill).toMatchObject({ order_uid: order.uid, role: 'maker', side: 'sell', price: '11.00', quantity: '2.00' })
     expect(fill.fill.trade_uid).toBeTruthy()
     expect(taken.status).toBe('filled')
     // Bob's events never reach Alice's stream.
-    expect(stream.received.filter((m) => m.data).every((m) => data(m).order.tenant_id === alice.tenantId)).toBe(true)
+    expect(stream.received.filter((m) => m.data && data(m).order).every((m) => data(m).order.tenant_id === alice.tenantId)).toBe(true)
     stream.close()
   })
 
@@ -70,9 +72,9 @@ describe('GET /api/exchange/v1/events as Server-Sent Events', () => {
     const symbol = await createMarket(server.services.db)
     const first = await open(EVENTS, bob.token)
     await placeOrder(server, bob.token, sell(symbol, '1', '20.00'))
-    const [seen] = await first.messages(1)
+    const [, seen] = await first.messages(2)
     first.close()
-    // While no stream is open: three more events.
+    // While no stream is open: three more order events, each with its balance event.
     await placeOrder(server, bob.token, sell(symbol, '1', '21.00'))
     const cancelled = (await placeOrder(server, bob.token, sell(symbol, '1', '22.00'))).body
     await server.request('DELETE', `${ORDERS}/${cancelled.uid}`, { token: bob.token })
@@ -82,16 +84,19 @@ describe('GET /api/exchange/v1/events as Server-Sent Events', () => {
       { path: EVENTS, headers: { 'last-event-id': String(last) } },
     ]) {
       const stream = await open(resume.path, bob.token, resume.headers)
-      const missed = await stream.messages(3)
-      expect(missed.map((m) => [Number(m.id), m.event, data(m).order.price])).toEqual([
+      const missed = await stream.messages(6)
+      expect(missed.map((m) => [Number(m.id), m.event, data(m).order?.price ?? null])).toEqual([
         [last + 1, 'order.created', '21.00'],
-        [last + 2, 'order.created', '22.00'],
-        [last + 3, 'order.updated', '22.00'],
+        [last + 2, 'balance', null],
+        [last + 3, 'order.created', '22.00'],
+        [last + 4, 'balance', null],
+        [last + 5, 'order.updated', '22.00'],
+        [last + 6, 'balance', null],
       ])
-      expect(data(missed[2]!).order.status).toBe('cancelled')
+      expect(data(missed[4]!).order.status).toBe('cancelled')
       await placeOrder(server, bob.token, sell(symbol, '1', '23.00'))
-      const [, , , live] = await stream.messages(4)
-      expect([Number(live!.id), live!.event]).toEqual([last + 4, 'order.created'])
+      const live = (await stream.messages(7))[6]
+      expect([Number(live!.id), live!.event]).toEqual([last + 7, 'order.created'])
       stream.close()
       // The second round resumes from the same point: the live event of the first is missed too.
       await server.request('DELETE', `${ORDERS}/${data(live!).order.uid}`, { token: bob.token })
@@ -177,16 +182,20 @@ describe('GET /api/exchange/v1/events as JSON, for pollers', () => {
       account: { en: 'Account' },
       entry: { en: 'Entry' },
     })
-    expect(all.body.items.map((e: any) => [e.sequence, e.type, e.order.price])).toEqual([
+    // Each order's order.created, then the balance event of what it holds.
+    expect(all.body.items.map((e: any) => [e.sequence, e.type, e.order?.price ?? e.account.hold])).toEqual([
       [1, 'order.created', '1.00'],
-      [2, 'order.created', '2.00'],
-      [3, 'order.created', '3.00'],
+      [2, 'balance', '1.00'],
+      [3, 'order.created', '2.00'],
+      [4, 'balance', '2.00'],
+      [5, 'order.created', '3.00'],
+      [6, 'balance', '3.00'],
     ])
-    expect([all.body.total, all.body.offset, all.body.limit]).toEqual([3, 0, 100])
+    expect([all.body.total, all.body.offset, all.body.limit]).toEqual([6, 0, 100])
     const page = await server.request('GET', `${EVENTS}?after=1&limit=1`, { token: client.token })
     expect(page.body.items.map((e: any) => e.sequence)).toEqual([2])
-    expect([page.body.total, page.body.limit]).toEqual([2, 1])
-    const end = await server.request('GET', `${EVENTS}?after=3`, { token: client.token })
+    expect([page.body.total, page.body.limit]).toEqual([5, 1])
+    const end = await server.request('GET', `${EVENTS}?after=6`, { token: client.token })
     expect([end.body.items, end.body.total]).toEqual([[], 0])
   })
 
@@ -228,8 +237,8 @@ describe('GET /api/exchange/v1/events as JSON, for pollers', () => {
     expect([streamed.status, streamed.body]).toEqual([410, expired])
     // From what is kept on, and without `after`: answered.
     const kept = await server.request('GET', EVENTS, { token: client.token })
-    expect([kept.status, kept.body.items.map((e: any) => e.sequence), kept.body.total]).toEqual([200, [3], 1])
-    expect((await server.request('GET', `${EVENTS}?after=2`, { token: client.token })).body.items.map((e: any) => e.sequence)).toEqual([3])
+    expect([kept.status, kept.body.items.map((e: any) => e.sequence), kept.body.total]).toEqual([200, [3, 4, 5, 6], 4])
+    expect((await server.request('GET', `${EVENTS}?after=2`, { token: client.token })).body.items.map((e: any) => e.sequence)).toEqual([3, 4, 5, 6])
   })
 })
 
@@ -284,12 +293,12 @@ describe('a stream whose token expires', () => {
       const symbol = await createMarket(short.services.db)
       const stream = await openSse(`${short.url}${EVENTS}`, { headers: { authorization: `Bearer ${client.token}` } })
       await placeOrder(short, client.token, sell(symbol))
-      const [created] = await stream.messages(1)
+      const [, held] = await stream.messages(2)
       await stream.ended
       const last = stream.received.filter((m) => m.comment === undefined).at(-1)!
       expect(last.event).toBe('token_expired')
       expect(last.id).toBeUndefined()
-      expect(JSON.parse(last.data!)).toEqual({ message: 'JWT has expired', after: Number(created!.id) })
+      expect(JSON.parse(last.data!)).toEqual({ message: 'JWT has expired', after: Number(held!.id) })
       const metrics = (await short.request('GET', '/metrics')).text
       expect(metrics).toContain('event_streams_ended_total{reason="token_expired"} 1\n')
       expect(metrics).toContain('event_streams_open 0\n')

@@ -40,16 +40,34 @@ describe('events written by matching passes', () => {
     const bid = (await placeOrder(server, bob.token, { symbol, side: 'buy', type: 'market', quantity: '3' })).body
     expect((await server.request('DELETE', `${ORDERS}/${ask.uid}`, { token: alice.token })).status).toBe(409)
 
+    const [base, quote] = symbol.split('-')
+    // Each pass's balance events follow its order events, one per account it changed (base before quote).
+    const balance = (e: any) => [e.type, e.account.currency, e.account.hold, e.entry?.kind ?? null]
     const aliceEvents = await bodies(readEvents(server.services.db, tenantStream(alice.tenantId), aliceFrom, 100))
-    expect(aliceEvents.map((e) => [e.sequence - aliceFrom, e.type, e.order.uid, e.order.status, e.order.filled_quantity, e.fill?.role ?? null])).toEqual([
+    expect(
+      aliceEvents.map((e) => [
+        e.sequence - aliceFrom,
+        ...(e.order ? [e.type, e.order.uid, e.order.status, e.order.filled_quantity, e.fill?.role ?? null] : balance(e)),
+      ]),
+    ).toEqual([
       [1, 'order.created', ask.uid, 'open', '0', null],
-      [2, 'fill', ask.uid, 'filled', '2.00', 'maker'],
+      [2, 'balance', base, '2.00', null],
+      [3, 'fill', ask.uid, 'filled', '2.00', 'maker'],
+      [4, 'balance', base, '0.00', 'trade'],
+      [5, 'balance', quote, '0.00', 'trade'],
     ])
     const bobEvents = await bodies(readEvents(server.services.db, tenantStream(bob.tenantId), bobFrom, 100))
-    expect(bobEvents.map((e) => [e.sequence - bobFrom, e.type, e.order.status, e.order.filled_quantity, e.order.cancel_reason, e.fill?.role ?? null])).toEqual([
+    expect(
+      bobEvents.map((e) => [
+        e.sequence - bobFrom,
+        ...(e.order ? [e.type, e.order.status, e.order.filled_quantity, e.order.cancel_reason, e.fill?.role ?? null] : balance(e)),
+      ]),
+    ).toEqual([
       [1, 'order.created', 'open', '0', null, null],
       [2, 'fill', 'partially_filled', '2.00', null, 'taker'],
       [3, 'order.updated', 'cancelled', '2.00', 'unfilled', null],
+      [4, 'balance', base, '0.00', 'trade'],
+      [5, 'balance', quote, '0.00', 'trade'],
     ])
     // The last event of an order carries the order as the POST answered it.
     expect(bobEvents[2].order).toEqual(bid)
@@ -83,7 +101,7 @@ describe('events written by matching passes', () => {
     expect((await placeOrder(server, alice.token, { symbol, side: 'buy', type: 'limit', quantity: '0.001', price: '5.00' })).status).toBe(422)
     expect((await server.request('DELETE', `${ORDERS}/${order.uid}`, { token: alice.token })).status).toBe(200)
     const events = await bodies(readEvents(server.services.db, tenantStream(alice.tenantId), 0, 10_000))
-    const mine = events.filter((e) => e.order.symbol === symbol)
+    const mine = events.filter((e) => e.order?.symbol === symbol)
     expect(mine.map((e) => [e.type, e.order.status, e.order.cancel_reason])).toEqual([
       ['order.created', 'open', null],
       ['order.updated', 'cancelled', 'user'],

@@ -223,9 +223,11 @@ describe('the cost of list fields under lists', () => {
     await stream.waitFor((m) => m.comment !== undefined)
     const sell = (await placeOrder(server, alice.token, limit(symbol, 'sell', '2', '10.00'))).body
     await placeOrder(server, bob.token, limit(symbol, 'buy', '2', '10.00'))
-    const events = (await stream.messages(2)).map((m) => JSON.parse(m.data!))
+    // Balance events (order null) follow each change of the order.
+    const events = (await stream.messages(3)).map((m) => JSON.parse(m.data!))
     expect(events).toEqual([
       { data: { orderEvents: { type: 'order.created', order: { uid: sell.uid, fills: [] } } } },
+      { data: { orderEvents: { type: 'balance', order: null } } },
       { data: { orderEvents: { type: 'fill', order: { uid: sell.uid, fills: [{ quantity: '2.00', role: 'maker' }] } } } },
     ])
     stream.close()

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { checkAccounts } from '../src/modules/exchange/accounts/accounts.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
@@ -108,6 +109,7 @@ describe.skipIf(!onPostgres)('matching through two processes on one PostgreSQL d
     expect(book.trade_count).toBe(trades.length)
     expect(Math.max(...orders.map((o) => o.seq))).toBe(book.last_order_seq)
     expect(new Set(orders.map((o) => o.seq)).size).toBe(400)
+    expect((await checkAccounts(db)).discrepancies).toEqual([])
   })
 
   it('has every order answered 201 stored and matched, even when the process that took it dies right after', { timeout: 120_000 }, async () => {
@@ -140,5 +142,7 @@ describe.skipIf(!onPostgres)('matching through two processes on one PostgreSQL d
       where b.symbol = ${symbol} and b.status in ('open', 'partially_filled') and s.status in ('open', 'partially_filled')
         and b.price >= s.price and b.tenant_id <> s.tenant_id`.execute(a.services.db)
     expect(crossing.rows[0]!.n).toBe(0)
+    // Money too: whatever the killed process had in flight was written whole or not at all.
+    expect((await checkAccounts(a.services.db)).discrepancies).toEqual([])
   })
 })

@@ -152,11 +152,14 @@ describe('bounded steps', () => {
     // The embedded database's steps are smaller and slower (docs/matching.md): fewer orders there
     // still make hundreds of steps.
     const depth = onPostgres ? 10_000 : 1_000
-    // Resting sells stored as a pass would have left them, before this process first matches the symbol.
+    // Resting sells stored as a pass would have left them (each holding its quantity of the base
+    // currency), before this process first matches the symbol.
+    const [base] = symbol.split('-')
     await sql`
-      insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq)
-      select gen_random_uuid(), ${bob.clientId}, ${bob.tenantId}::uuid, ${symbol}, 'sell', 'limit', 1, 10 + (i % 100) / 100.0, 'open', i
+      insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq, hold, hold_currency)
+      select gen_random_uuid(), ${bob.clientId}, ${bob.tenantId}::uuid, ${symbol}, 'sell', 'limit', 1, 10 + (i % 100) / 100.0, 'open', i, 1, ${base}
       from generate_series(1, ${depth}) as i`.execute(server.services.db)
+    await sql`update accounts set hold = hold + ${depth} where tenant_id = ${bob.tenantId} and currency = ${base}`.execute(server.services.db)
     await sql`insert into symbol_books (symbol, last_order_seq) values (${symbol}, ${depth})`.execute(server.services.db)
     // A first order loads the book.
     await place(alice, limit(symbol, 'buy', '1', '1.00'))
@@ -211,11 +214,14 @@ describe('a sweep cut short between its steps', () => {
     const symbol = await createMarket(first.services.db)
     const [seller, buyer] = await Promise.all([createTestClient(first), createTestClient(first)])
     for (const price of ['10.00', '11.00', '12.00']) expect((await placeOrder(first, seller.token, limit(symbol, 'sell', '1', price))).status).toBe(201)
+    // Each holding what it may spend: the market order 30, the limit order 2 × 12.00.
+    const quote = symbol.split('-')[1]!
     const cut = await sql<{ uid: string }>`
-      insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq, book_epoch)
-      values (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'market', 2, null, 'open', 4, 1),
-        (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'limit', 2, 12.00, 'open', 5, 1)
+      insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq, book_epoch, hold, hold_currency)
+      values (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'market', 2, null, 'open', 4, 1, 30, ${quote}),
+        (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'limit', 2, 12.00, 'open', 5, 1, 24, ${quote})
       returning uid`.execute(first.services.db)
+    await sql`update accounts set hold = hold + 54 where tenant_id = ${buyer.tenantId} and currency = ${quote}`.execute(first.services.db)
     await sql`update symbol_books set last_order_seq = 5 where symbol = ${symbol}`.execute(first.services.db)
     await first.stop()
     const again = await startTestServer({}, database)

@@ -176,7 +176,7 @@ async function analysed(statement: CompiledQuery) {
 }
 
 describe('a page of a big tenant', () => {
-  const SIZE = 3000
+  const SIZE = 6000
   let big: TestClient
   beforeAll(async () => {
     big = await createTestClient(server)

@@ -17,7 +17,7 @@ export interface Database {
   refresh_tokens: RefreshTokenTable
   currencies: CurrencyTable
   symbols: SymbolTable
-  orders: OrderTable & OrderHoldColumns
+  orders: OrderTable
   order_counts: OrderCountTable
   symbol_books: SymbolBookTable
   trades: TradeTable
@@ -149,14 +149,7 @@ export interface OrderTable {
   seq: Generated<number>
   /** The book epoch of the matching pass that last wrote it (migration 2026-12-04). */
   book_epoch: Generated<number>
-}
-
-/**
- * What an order holds of its tenant's account (migration 2026-12-04, docs/accounts.md): kept apart
- * from OrderTable, so the order rows the matching pass builds in code need not carry them yet.
- */
-export interface OrderHoldColumns {
-  /** What the order still holds, in `hold_currency`; released as it fills, the rest when it ends. */
+  /** What the order still holds of its tenant's account, in `hold_currency` (docs/accounts.md); released as it fills, the rest when it ends. */
   hold: ColumnType<string, string | undefined, string>
   /** The quote currency for a buy, the base currency for a sell; null for orders from before holds. */
   hold_currency: ColumnType<string | null, string | null | undefined, string | null>

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { createClient, type CreateClientInput } from '../../src/modules/auth/clients/clients.ts'
 import { login } from '../../src/modules/auth/sessions/login.ts'
+import { fundTenants } from './funding.ts'
 import type { TestServer } from './server.ts'
 
 export interface TestClient {
@@ -18,8 +19,11 @@ export interface TestClient {
  * Creates a client (operator CLI operation) and logs it in (the login operation, so the token
  * belongs to a real session). Accepts `name`, `tenant_id`, `roles`, `scopes` as the CLI does.
  */
-export async function createTestClient(server: TestServer, input: Partial<CreateClientInput> = {}): Promise<TestClient> {
-  const created = await createClient(server.services.db, { name: input.name ?? `Bank ${randomUUID().slice(0, 8)}`, ...input })
+export async function createTestClient(server: TestServer, input: Partial<CreateClientInput> & { funded?: boolean } = {}): Promise<TestClient> {
+  const { funded = true, ...fields } = input
+  const created = await createClient(server.services.db, { name: fields.name ?? `Bank ${randomUUID().slice(0, 8)}`, ...fields })
+  // Tests of trading trade with funded tenants; tests of accounts start from nothing.
+  if (funded) await fundTenants(server.services.db, [created.tenant_id])
   const { tokens } = await login(server.services, { client_id: created.client_id, client_secret: created.client_secret }, '127.0.0.1')
   return {
     clientId: created.client_id,

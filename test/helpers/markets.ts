@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '../../src/db/database.ts'
 import { upsertCurrency } from '../../src/modules/exchange/symbols/currencies.repository.ts'
 import { upsertSymbol } from '../../src/modules/exchange/symbols/symbols.repository.ts'
+import { fundTenants } from './funding.ts'
 
 let markets = 0
 
@@ -26,7 +27,7 @@ const DEFAULT_RULES: MarketRules = {
  * A market of its own, so a test's book holds only its own orders: two fresh currencies and the
  * symbol between them, active, without a reference price.
  */
-export async function createMarket(db: Db, rules: Partial<MarketRules> = {}): Promise<string> {
+export async function createMarket(db: Db, rules: Partial<MarketRules> = {}, { funded = true }: { funded?: boolean } = {}): Promise<string> {
   const n = ++markets
   const tag = `${process.pid % 1000}${n}`.slice(-6)
   const [base, quote] = [`B${tag}`, `Q${tag}`]
@@ -55,5 +56,7 @@ export async function createMarket(db: Db, rules: Partial<MarketRules> = {}): Pr
     ...DEFAULT_RULES,
     ...rules,
   })
+  // Every tenant so far can pay in the new currencies (test/helpers/auth.ts funds tenants made later).
+  if (funded) await fundTenants(db, undefined, [base, quote])
   return symbol
 }

@@ -64,7 +64,7 @@ export async function startTestServer(env: Record<string, string> = {}, database
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_BASE_URL: TEST_BASE_URL,
     // A suite logs in from one address far more than 20 times a minute; rate-limit tests set their own.
     RATE_LIMIT_LOGIN_PER_MIN: '1000000',

@@ -305,16 +305,7 @@ export async function writeBalanceEvents(db: Db, now: string, changed: readonly 
     ordinals.set(account.tenant_id, n)
     tenants.push(account.tenant_id)
     ordinal.push(n)
-    const last = entries.at(-1)
-    const body = JSON.stringify({
-      type: 'balance',
-      created_at: formatTimestamp(now),
-      account: accountRecord(account),
-      entry: last ? ledgerEntryRecord(last) : null,
-      order: null,
-      fill: null,
-    })
-    rest.push(`,${body.slice(1)}`)
+    rest.push(balanceEventTail(now, { account, entries }))
   }
   await sql`
     with input as (
@@ -332,6 +323,20 @@ export async function writeBalanceEvents(db: Db, now: string, changed: readonly 
       '{"sequence":' || (k.last_sequence - n.added + e.ordinal) || e.rest
     from input e join counted k on k.tenant_id = e.tenant_id join counts n on n.tenant_id = e.tenant_id`.execute(db)
   await notifyEvents(db, [['accounts', ...new Set(tenants.map(tenantStream))].join(' ')])
+}
+
+/** A `balance` event's JSON body after its `"sequence"` member, as a tenant stream's events are stored. */
+export function balanceEventTail(now: string, { account, entries }: ChangedAccount): string {
+  const last = entries.at(-1)
+  const body = JSON.stringify({
+    type: 'balance',
+    created_at: formatTimestamp(now),
+    account: accountRecord(account),
+    entry: last ? ledgerEntryRecord(last) : null,
+    order: null,
+    fill: null,
+  })
+  return `,${body.slice(1)}`
 }
 
 // --- Fees and the check ---

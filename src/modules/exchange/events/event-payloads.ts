@@ -5,7 +5,7 @@ import { orderRecord } from '../orders/order-records.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 
 /** Types of the events of a tenant's stream that a matching pass writes. */
-export type TenantEventType = 'order.created' | 'order.updated' | 'fill'
+export type TenantEventType = 'order.created' | 'order.updated' | 'fill' | 'balance'
 export type MarketEventType = 'trade' | 'book'
 
 /**

@@ -1,4 +1,6 @@
 import { builder } from '../../../graphql/builder.ts'
+import type { AccountRecord, LedgerEntryRecord } from '../accounts/account-records.ts'
+import { Account, LedgerEntry } from '../accounts/accounts.graphql.ts'
 import { Fill } from '../fills/fills.graphql.ts'
 import type { FillRow } from '../fills/fills.repository.ts'
 import { TradeType } from '../market/market.graphql.ts'
@@ -21,8 +23,10 @@ interface OrderEventBody {
   sequence: number
   type: string
   created_at: string
-  order: OrderRow
+  order: OrderRow | null
   fill: FillRow | null
+  account?: AccountRecord | null
+  entry?: LedgerEntryRecord | null
 }
 
 interface BookLevelChange {
@@ -61,10 +65,25 @@ const OrderEvent = builder.objectRef<OrderEventBody>('OrderEvent').implement({
   description: "A change of one of the tenant's orders.",
   fields: (t) => ({
     sequence: t.string({ ...sequenceField, resolve: (e) => String(e.sequence) }),
-    type: t.exposeString('type', { description: '`order.created`, `order.updated` (filled, partially filled, cancelled) or `fill`.' }),
+    type: t.exposeString('type', {
+      description: '`order.created`, `order.updated` (filled, partially filled, cancelled), `fill`, or `balance` (an account changed).',
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.created_at }),
-    order: t.field({ type: Order, description: 'The order as the change left it.', resolve: (e) => e.order }),
+    order: t.field({ type: Order, nullable: true, description: 'The order as the change left it; null for a `balance` event.', resolve: (e) => e.order }),
     fill: t.field({ type: Fill, nullable: true, description: 'The fill of a `fill` event; null otherwise.', resolve: (e) => e.fill }),
+    // The event carries the records as REST renders them: at their precision already.
+    account: t.field({
+      type: Account,
+      nullable: true,
+      description: 'The account as a `balance` event left it; null otherwise.',
+      resolve: (e) => (e.account ? { ...e.account, tenant_id: '', precision: 0 } : null),
+    }),
+    entry: t.field({
+      type: LedgerEntry,
+      nullable: true,
+      description: "The last ledger entry of a `balance` event's change; null for a hold change and for other events.",
+      resolve: (e) => (e.entry ? { ...e.entry, precision: 0 } : null),
+    }),
   }),
 })
 

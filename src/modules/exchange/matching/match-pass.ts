@@ -1,7 +1,18 @@
-import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, formatDecimalAtLeast, multiply, subtract } from '../../../core/decimal.ts'
+import {
+  add,
+  compareDecimals,
+  decimalFromStore,
+  type DecimalValue,
+  formatDecimal,
+  formatDecimalAtLeast,
+  multiply,
+  subtract,
+  unitOfPlaces,
+} from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
+import { type FeeRates, holdFor, type HoldRules, settleFill } from '../accounts/money.ts'
 import { bookLevel, marketEventPayload, type MarketEventType, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
 import { marketStream, type StreamKey, tenantStream } from '../events/events.repository.ts'
 import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
@@ -11,6 +22,7 @@ import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
 import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
 import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
+import type { PassAccounts } from './pass-accounts.ts'
 import type { OrderState, WarmBook } from './warm-book.ts'
 
 /** A new order, validated against the market rules as the caller last knew them. */
@@ -46,8 +58,11 @@ export interface StepLimits {
   maxOpenOrdersPerSymbol: number
 }
 
-/** Writes one step's rows in one statement; answers the orders it wrote, or none when the book's epoch moved. */
-export type StepWriter = (write: MatchWrite) => Promise<OrderRow[]>
+/**
+ * Writes one step: its account changes (locked and re-checked), then its rows in one statement;
+ * answers the orders it wrote, or none when the book's epoch moved.
+ */
+export type StepWriter = (write: MatchWrite, accounts: ReturnType<PassAccounts['takeStep']>) => Promise<OrderRow[]>
 
 export class EpochMoved extends Error {}
 
@@ -92,13 +107,22 @@ export class MatchPass {
   /** Every order the steps wrote, as the database answered it (the last write of each). */
   readonly rows = new Map<string, OrderRow>()
   #steps = 0
+  readonly #holdRules: HoldRules
+  readonly #rates: FeeRates
+  readonly #makerRate: DecimalValue
+  readonly #takerRate: DecimalValue
 
   constructor(
     readonly locked: LockedBook,
     readonly warm: WarmBook,
+    private readonly accounts: PassAccounts,
     private readonly limits: StepLimits,
     private readonly writeStep: StepWriter,
   ) {
+    this.#holdRules = { ...locked, basePrecision: locked.base_precision, quotePrecision: locked.quote_precision }
+    this.#rates = locked
+    this.#makerRate = decimalFromStore(locked.maker_fee_percent)
+    this.#takerRate = decimalFromStore(locked.taker_fee_percent)
     this.#rules = locked
     this.#pricePlaces = Math.max(0, locked.price_precision)
     this.#quantityPlaces = Math.max(0, locked.quantity_precision)
@@ -148,7 +172,7 @@ export class MatchPass {
     this.#tenantEvents = []
     this.#marketEvents = []
     this.#eventsPerTenant = new Map()
-    const rows = await this.writeStep(write)
+    const rows = await this.writeStep(write, this.accounts.takeStep())
     if (rows.length === 0) throw new EpochMoved(`the book of ${this.locked.symbol} moved past epoch ${this.#epoch}`)
     this.#epoch++
     this.#steps++
@@ -180,6 +204,18 @@ export class MatchPass {
     if (issues.length > 0) return { kind: 'refused', issues }
     if (request.type === 'limit' && this.warm.openOrders(request.tenantId) >= this.limits.maxOpenOrdersPerSymbol)
       return { kind: 'refused', issues: [tooManyOpenOrders(request.symbol, this.limits.maxOpenOrdersPerSymbol)] }
+    const hold = holdFor(
+      { side: request.side, type: request.type, quantity: request.quantity.value, price: request.price?.value ?? null },
+      this.#holdRules,
+      this.#rates,
+    )
+    const available = this.accounts.available(request.tenantId, hold.currency)
+    const held = hold.amount === 'available' ? available : hold.amount
+    if (held.coefficient <= 0n || compareDecimals(available, held) < 0) {
+      const precision = hold.currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
+      const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
+      return { kind: 'refused', issues: [insufficientBalance(hold.currency, available, required, precision, request.quantity.text)] }
+    }
     if (request.clientOrderId !== null) this.#keys.set(keyOf(request.tenantId, request.clientOrderId), request.uid)
 
     const seq = ++this.#orderSeq
@@ -205,10 +241,16 @@ export class MatchPass {
         filled_notional: '0',
         seq,
         book_epoch: 0,
+        hold: formatDecimal(held),
+        hold_currency: hold.currency,
+        fee_accrued: '0',
       },
       filled: ZERO,
       notional: ZERO,
+      hold: held,
+      feeAccrued: ZERO,
     }
+    this.accounts.hold(request.tenantId, hold.currency, held)
     this.#placed.set(request.uid, own.row)
     this.#tenantEvent(own.row, 'order.created', null)
     await this.#sweep(own, request.quantity.value, request.price?.value ?? null)
@@ -228,6 +270,7 @@ export class MatchPass {
     if (!own) return { kind: 'not_open' }
     const removed = this.warm.book.cancel(uid)
     this.warm.remove(uid, true)
+    this.#release(own)
     own.row = this.#next(own, 'cancelled', 'user')
     this.#record(own.row)
     this.#tenantEvent(own.row, 'order.updated', null)
@@ -237,6 +280,7 @@ export class MatchPass {
 
   /** Matches what is left of an order against the book, step by step, then rests or cancels its remainder. */
   async #sweep(own: OrderState, quantity: DecimalValue, price: DecimalValue | null): Promise<void> {
+    if (own.row.type === 'market' && own.row.side === 'buy') return this.#sweepWithin(own, quantity)
     const { book } = this.warm
     const { row } = own
     const makerSide: OrderSide = row.side === 'buy' ? 'sell' : 'buy'
@@ -250,15 +294,120 @@ export class MatchPass {
       for (const level of result.levelChanges) this.#bookEvent(level)
       if (result.complete) {
         if (result.rested) this.warm.rest(own, true)
-        else if (result.cancelReason !== null) {
-          own.row = this.#next(own, 'cancelled', result.cancelReason)
-          this.#record(own.row)
-          this.#tenantEvent(own.row, 'order.updated', null)
-        }
+        else if (result.cancelReason !== null) this.#cancelRest(own, result.cancelReason)
         return
       }
       await this.#nextStep()
     }
+  }
+
+  /**
+   * A market buy spends at most what it holds (docs/accounts.md, "Holds"): before each fill it
+   * takes only as much of the best ask as its hold still pays for, price and fee included; the
+   * rest is cancelled `unfilled` when the book or the hold runs out.
+   */
+  async #sweepWithin(own: OrderState, quantity: DecimalValue): Promise<void> {
+    const { book } = this.warm
+    const { row } = own
+    for (;;) {
+      const left = subtract(quantity, own.filled)
+      if (left.coefficient === 0n) return
+      const best = book.bestPrice('sell')
+      const take = best && this.#affordable(own, best, left)
+      if (!take || take.coefficient === 0n) return this.#cancelRest(own, 'unfilled')
+      const result = book.match({ uid: row.uid, tenantId: row.tenant_id, side: 'buy', type: 'market', price: null, quantity: take, seq: BigInt(row.seq) }, 1)
+      for (const fill of result.fills) this.#trade(own, fill, 'sell', quantity)
+      for (const level of result.levelChanges) this.#bookEvent(level)
+      if (result.cancelReason === 'self_trade') return this.#cancelRest(own, 'self_trade')
+      if (this.#fills.length >= this.limits.fillsPerStep) await this.#nextStep()
+    }
+  }
+
+  /** The most of `left`, in whole quantity units, a buy can pay for at `price` from what it holds. */
+  #affordable(own: OrderState, price: DecimalValue, left: DecimalValue): DecimalValue {
+    const unit = unitOfPlaces(Math.max(0, this.locked.quantity_precision))
+    const scale = Math.max(unit.scale, left.scale)
+    const toUnits = (v: DecimalValue) => (v.coefficient * 10n ** BigInt(scale - v.scale)) / (unit.coefficient * 10n ** BigInt(scale - unit.scale))
+    const at = (units: bigint): DecimalValue => ({ coefficient: units * unit.coefficient, scale: unit.scale })
+    const fits = (units: bigint) => {
+      const cost = this.#buyerCost(own, price, at(units))
+      return compareDecimals(add(cost.amount, cost.fee), own.hold) <= 0
+    }
+    let high = toUnits(left)
+    if (fits(high)) return left
+    let low = 0n
+    while (low < high) {
+      const mid = (low + high + 1n) / 2n
+      if (fits(mid)) low = mid
+      else high = mid - 1n
+    }
+    return at(low)
+  }
+
+  #buyerCost(buyer: OrderState, price: DecimalValue, quantity: DecimalValue): { amount: DecimalValue; fee: DecimalValue } {
+    const s = settleFill({
+      price,
+      quantity,
+      quotePrecision: this.locked.quote_precision,
+      buyerFilledNotional: buyer.notional,
+      buyer: { feeAccrued: buyer.feeAccrued, feePercent: this.#takerRate },
+      seller: { feeAccrued: ZERO, feePercent: ZERO },
+    })
+    return { amount: s.amount, fee: s.buyerFee }
+  }
+
+  /** The rest of an order that will not rest: cancelled, and what it still holds released. */
+  #cancelRest(own: OrderState, reason: NonNullable<OrderRow['cancel_reason']>): void {
+    this.#release(own)
+    own.row = this.#next(own, 'cancelled', reason)
+    this.#record(own.row)
+    this.#tenantEvent(own.row, 'order.updated', null)
+  }
+
+  /** An order that ended gives back what it still holds. */
+  #release(state: OrderState): void {
+    if (state.hold.coefficient === 0n || state.row.hold_currency === null) return
+    this.accounts.hold(state.row.tenant_id, state.row.hold_currency, { coefficient: -state.hold.coefficient, scale: state.hold.scale })
+    state.hold = ZERO
+  }
+
+  /**
+   * Moves a fill's money (docs/accounts.md, "Settlement"): the buyer pays the amount and its fee
+   * from its order's hold and receives the base; the seller delivers the base from its hold and
+   * receives the amount less its fee; the exchange center collects both fees.
+   */
+  #settle(taker: OrderState, maker: OrderState, fill: Fill, tradeUid: string): void {
+    const buying = taker.row.side === 'buy'
+    const [buyer, seller] = buying ? [taker, maker] : [maker, taker]
+    const s = settleFill({
+      price: fill.price,
+      quantity: fill.quantity,
+      quotePrecision: this.locked.quote_precision,
+      buyerFilledNotional: buyer.notional,
+      buyer: { feeAccrued: buyer.feeAccrued, feePercent: buying ? this.#takerRate : this.#makerRate },
+      seller: { feeAccrued: seller.feeAccrued, feePercent: buying ? this.#makerRate : this.#takerRate },
+    })
+    if (compareDecimals(s.amount, buyer.hold) > 0) throw new Error(`order ${buyer.row.uid} holds less than its fill costs`)
+    // A rate raised since the order was placed is charged only as far as its hold reaches.
+    const room = subtract(buyer.hold, s.amount)
+    const buyerFee = compareDecimals(s.buyerFee, room) > 0 ? room : s.buyerFee
+    const { base, quote } = this.locked
+    const ids = (order: OrderState) => ({ order_uid: order.row.uid, trade_uid: tradeUid })
+    const negative = (v: DecimalValue): DecimalValue => ({ coefficient: -v.coefficient, scale: v.scale })
+    const paid = add(s.amount, buyerFee)
+    this.accounts.entry(buyer.row.tenant_id, quote, negative(s.amount), { kind: 'trade', ...ids(buyer) })
+    this.accounts.entry(buyer.row.tenant_id, quote, negative(buyerFee), { kind: 'fee', ...ids(buyer) })
+    this.accounts.hold(buyer.row.tenant_id, quote, negative(paid))
+    this.accounts.entry(buyer.row.tenant_id, base, fill.quantity, { kind: 'trade', ...ids(buyer) })
+    this.accounts.entry(seller.row.tenant_id, base, negative(fill.quantity), { kind: 'trade', ...ids(seller) })
+    this.accounts.hold(seller.row.tenant_id, base, negative(fill.quantity))
+    this.accounts.entry(seller.row.tenant_id, quote, s.amount, { kind: 'trade', ...ids(seller) })
+    this.accounts.entry(seller.row.tenant_id, quote, negative(s.sellerFee), { kind: 'fee', ...ids(seller) })
+    this.accounts.collect(quote, add(buyerFee, s.sellerFee))
+    buyer.hold = subtract(buyer.hold, paid)
+    seller.hold = subtract(seller.hold, fill.quantity)
+    buyer.feeAccrued = s.buyerFeeAccrued
+    seller.feeAccrued = s.sellerFeeAccrued
   }
 
   /** A fill: its trade, both sides' fills, the maker's and the taker's new state. */
@@ -280,6 +429,7 @@ export class MatchPass {
     this.#marketEvent(trade.sequence, 'trade', { trade: tradeRecord({ ...trade, symbol: this.locked.symbol, created_at: this.locked.now }) })
     const maker = this.warm.get(fill.makerUid)
     if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
+    this.#settle(own, maker, fill, tradeUid)
     const makerDone = fill.makerRemaining.coefficient === 0n
     this.#fill(maker, fill, price, fillQuantity, tradeUid, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled')
     if (makerDone) this.warm.remove(fill.makerUid, true)
@@ -300,6 +450,7 @@ export class MatchPass {
   ): void {
     state.filled = add(state.filled, fill.quantity)
     state.notional = add(state.notional, multiply(fill.price, fill.quantity))
+    if (status === 'filled') this.#release(state)
     state.row = this.#next(state, status, null)
     this.#record(state.row)
     const write: FillWrite = { uid: uuidv7(), order_uid: state.row.uid, trade_uid: tradeUid, tenant_id: state.row.tenant_id, side, role, price, quantity }
@@ -317,6 +468,8 @@ export class MatchPass {
       cancel_reason: cancelReason,
       filled_quantity: filled ? '0' : formatDecimalAtLeast(state.filled, this.#quantityPlaces),
       filled_notional: formatDecimal(state.notional),
+      hold: formatDecimal(state.hold),
+      fee_accrued: formatDecimal(state.feeAccrued),
       average_price: filled
         ? null
         : formatDecimalAtLeast(averagePrice(state.notional, state.filled, this.#pricePlaces + AVERAGE_PRICE_EXTRA_PLACES), this.#pricePlaces),
@@ -344,6 +497,17 @@ export class MatchPass {
   #marketEvent(sequence: number, type: MarketEventType, body: Parameters<typeof marketEventPayload>[3]): void {
     this.#marketWritten = true
     this.#marketEvents.push({ sequence, type, payload: marketEventPayload(sequence, type, this.#createdAt, body) })
+  }
+}
+
+export function insufficientBalance(currency: string, available: DecimalValue, required: DecimalValue, precision: number, input: string): ValidationIssue {
+  const [have, need] = [available, required].map((v) => formatDecimalAtLeast(v, Math.max(0, precision)))
+  return {
+    type: 'value_error.insufficient_balance',
+    loc: ['body', 'quantity'],
+    msg: `insufficient balance: ${currency} available ${have}, required ${need}`,
+    input,
+    ctx: { currency, available: have, required: need },
   }
 }
 

@@ -5,8 +5,8 @@ import type { MarketEventType, TenantEventType } from '../events/event-payloads.
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { ORDER_FIELDS } from '../orders/orders.schemas.ts'
 
-// Every column of an order: the record's fields, and the three the matcher keeps besides.
-const ORDER_COLUMN_NAMES = [...ORDER_FIELDS, 'filled_notional', 'seq', 'book_epoch']
+// Every column of an order: the record's fields, and those the matcher keeps besides.
+const ORDER_COLUMN_NAMES = [...ORDER_FIELDS, 'filled_notional', 'seq', 'book_epoch', 'hold', 'hold_currency', 'fee_accrued']
 const ORDER_COLUMNS = sql.raw(ORDER_COLUMN_NAMES.join(', '))
 const ORDER_COLUMNS_OF_O = sql.raw(ORDER_COLUMN_NAMES.map((name) => `o.${name}`).join(', '))
 
@@ -26,6 +26,12 @@ export interface LockedBook {
   tick_size: string
   daily_fluctuation_price_limit_percent: string
   reference_price: string | null
+  base: string
+  quote: string
+  maker_fee_percent: string
+  taker_fee_percent: string
+  base_precision: number
+  quote_precision: number
 }
 
 /**
@@ -40,8 +46,10 @@ export async function lockBook(db: Db, symbol: string): Promise<LockedBook | und
       'lock_book',
       sql<LockedBook>`
       select timezone('utc', now()) as now, b.epoch, b.last_order_seq, b.market_sequence, b.trade_count, s.symbol, s.is_active, s.price_precision,
-        s.quantity_precision, s.min_order_quantity, s.tick_size, s.daily_fluctuation_price_limit_percent, s.reference_price
+        s.quantity_precision, s.min_order_quantity, s.tick_size, s.daily_fluctuation_price_limit_percent, s.reference_price,
+        s.base, s.quote, s.maker_fee_percent, s.taker_fee_percent, bc.precision as base_precision, qc.precision as quote_precision
       from symbol_books b join symbols s on s.symbol = b.symbol and not s.is_deleted
+        join currencies bc on bc.code = s.base join currencies qc on qc.code = s.quote
       where b.symbol = ${symbol}
       for update of b`,
     )
@@ -88,6 +96,18 @@ export async function countOpenOrders(db: Db, tenantId: string, symbol: string):
   return Number(rows[0]?.open ?? 0)
 }
 
+/** Balances and holds of these accounts as last committed (no lock: the write locks and re-checks them). */
+export async function readAccounts(
+  db: Db,
+  keys: readonly { tenantId: string; currency: string }[],
+): Promise<{ tenant_id: string; currency: string; balance: string; hold: string }[]> {
+  if (keys.length === 0) return []
+  const { rows } = await sql<{ tenant_id: string; currency: string; balance: string; hold: string }>`
+    select tenant_id, currency, balance, hold from accounts
+    where (tenant_id, currency) in (select * from unnest(${keys.map((k) => k.tenantId)}::uuid[], ${keys.map((k) => k.currency)}::text[]))`.execute(db)
+  return rows
+}
+
 /** Orders already holding one of these (tenant, client_order_id) pairs. */
 export async function findByClientOrderIds(db: Db, keys: readonly { tenantId: string; clientOrderId: string }[]): Promise<OrderRow[]> {
   if (keys.length === 0) return []
@@ -116,10 +136,13 @@ export type PlacedOrder = Pick<
   | 'average_price'
   | 'cancel_reason'
   | 'seq'
+  | 'hold'
+  | 'hold_currency'
+  | 'fee_accrued'
 >
 
 /** An order already stored, as the match leaves it. */
-export type ChangedOrder = Pick<OrderRow, 'uid' | 'status' | 'filled_quantity' | 'filled_notional' | 'average_price' | 'cancel_reason'>
+export type ChangedOrder = Pick<OrderRow, 'uid' | 'status' | 'filled_quantity' | 'filled_notional' | 'average_price' | 'cancel_reason' | 'hold' | 'fee_accrued'>
 
 export interface TradeWrite {
   uid: string
@@ -205,25 +228,29 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
       returning epoch
     ), placed as (
       insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status,
-        filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch)
+        filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch, hold, hold_currency, fee_accrued)
       select p.uid, ${now}::timestamp(6), ${now}::timestamp(6), p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side,
-        p.type, p.quantity, p.price, p.status, p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq, book.epoch
+        p.type, p.quantity, p.price, p.status, p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq, book.epoch,
+        p.hold, p.hold_currency, p.fee_accrued
       from unnest(${column(placed, 'uid')}::uuid[], ${column(placed, 'user_id')}::text[], ${column(placed, 'tenant_id')}::uuid[],
         ${column(placed, 'client_order_id')}::text[], ${column(placed, 'side')}::text[], ${column(placed, 'type')}::text[],
         ${column(placed, 'quantity')}::numeric[], ${column(placed, 'price')}::numeric[], ${column(placed, 'status')}::text[],
         ${column(placed, 'filled_quantity')}::numeric[], ${column(placed, 'filled_notional')}::numeric[],
-        ${column(placed, 'average_price')}::numeric[], ${column(placed, 'cancel_reason')}::text[], ${column(placed, 'seq')}::int8[])
+        ${column(placed, 'average_price')}::numeric[], ${column(placed, 'cancel_reason')}::text[], ${column(placed, 'seq')}::int8[],
+        ${column(placed, 'hold')}::numeric[], ${column(placed, 'hold_currency')}::text[], ${column(placed, 'fee_accrued')}::numeric[])
         with ordinality as p(uid, user_id, tenant_id, client_order_id, side, type, quantity, price, status, filled_quantity,
-          filled_notional, average_price, cancel_reason, seq, position)
+          filled_notional, average_price, cancel_reason, seq, hold, hold_currency, fee_accrued, position)
         cross join book
       order by p.position
       returning ${ORDER_COLUMNS}
     ), changed as (
       update orders o set status = c.status, filled_quantity = c.filled_quantity, filled_notional = c.filled_notional,
-        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = ${now}::timestamp(6), book_epoch = book.epoch
+        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = ${now}::timestamp(6), book_epoch = book.epoch,
+        hold = c.hold, fee_accrued = c.fee_accrued
       from unnest(${column(changed, 'uid')}::uuid[], ${column(changed, 'status')}::text[], ${column(changed, 'filled_quantity')}::numeric[],
-        ${column(changed, 'filled_notional')}::numeric[], ${column(changed, 'average_price')}::numeric[], ${column(changed, 'cancel_reason')}::text[])
-        as c(uid, status, filled_quantity, filled_notional, average_price, cancel_reason)
+        ${column(changed, 'filled_notional')}::numeric[], ${column(changed, 'average_price')}::numeric[], ${column(changed, 'cancel_reason')}::text[],
+        ${column(changed, 'hold')}::numeric[], ${column(changed, 'fee_accrued')}::numeric[])
+        as c(uid, status, filled_quantity, filled_notional, average_price, cancel_reason, hold, fee_accrued)
         cross join book
       where o.uid = c.uid
       returning ${ORDER_COLUMNS_OF_O}

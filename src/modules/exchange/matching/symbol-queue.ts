@@ -1,10 +1,12 @@
 import type { ValidationIssue } from '../../../core/errors.ts'
 import type { Db } from '../../../db/database.ts'
+import { applyAccountChanges, balanceEventTail } from '../accounts/accounts.repository.ts'
 import { encodeNotifications } from '../events/event-notifications.ts'
 import { notifyEvents, type StreamKey } from '../events/events.repository.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
-import { type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits } from './match-pass.ts'
-import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, writeMatch } from './matching.repository.ts'
+import { type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
+import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, readAccounts, writeMatch } from './matching.repository.ts'
+import { PassAccounts } from './pass-accounts.ts'
 import { WarmBook } from './warm-book.ts'
 
 export type PlaceOutcome =
@@ -44,7 +46,14 @@ export interface EventsCommitted {
 // A pass that loses its fencing check (another writer moved the epoch) or a client_order_id race starts over.
 const MAX_ATTEMPTS = 5
 
+/**
+ * An account the pass read changed before the step's write locked it (a pass of another symbol
+ * spent from it): the pass runs again from what is committed now (docs/accounts.md, "Settlement").
+ */
+export class AccountsMoved extends Error {}
+
 const isRetryable = (error: unknown) => {
+  if (error instanceof AccountsMoved) return true
   const e = error as { code?: unknown; constraint?: unknown } | null
   return e?.code === '40P01' || e?.code === '40001' || (e?.code === '23505' && e.constraint === 'orders_tenant_client_order_id_key')
 }
@@ -138,11 +147,13 @@ export class SymbolQueue {
         c.kind === 'place' && c.request.clientOrderId !== null ? [{ tenantId: c.request.tenantId, clientOrderId: c.request.clientOrderId }] : [],
       ),
     )
-    const pass = new MatchPass(locked, warm, this.options, async (write) => {
-      const rows = await writeMatch(db, write)
-      progress(pass.steps + 1)
-      return rows
-    })
+    const accounts = new PassAccounts(await readAccounts(db, placingAccounts(commands, locked)))
+    // Without a transaction around the pass (the embedded database), each step is one: its money
+    // and its orders are written together or not at all.
+    const inStep = <T>(write: (db: Db) => Promise<T>) => (this.options.transactions ? write(db) : db.transaction().execute(write))
+    const pass: MatchPass = new MatchPass(locked, warm, accounts, this.options, (write, step) =>
+      inStep((db) => this.#writeStep(db, pass, write, step, progress)),
+    )
     for (const state of unfinished) await pass.resume(state)
     const answers: Answer[] = []
     for (const command of commands) {
@@ -162,6 +173,30 @@ export class SymbolQueue {
     }
   }
 
+  /** A step's write: accounts first, in their one lock order, then the rows and events (docs/accounts.md, "Locks"). */
+  async #writeStep(
+    db: Db,
+    pass: MatchPass,
+    write: Parameters<StepWriter>[0],
+    step: Parameters<StepWriter>[1],
+    progress: (steps: number) => void,
+  ): Promise<OrderRow[]> {
+    const applied = await applyAccountChanges(db, step.changes, { fees: step.fees, events: false })
+    if (!applied.ok) throw new AccountsMoved(`accounts changed under the pass of ${this.symbol}`)
+    // Each changed account's balance event follows the step's other events of its tenant.
+    const ordinals = new Map<string, number>()
+    for (const event of write.tenantEvents) ordinals.set(event.tenant_id, Math.max(event.ordinal, ordinals.get(event.tenant_id) ?? 0))
+    for (const changed of applied.accounts) {
+      const tenantId = changed.account.tenant_id
+      const ordinal = (ordinals.get(tenantId) ?? 0) + 1
+      ordinals.set(tenantId, ordinal)
+      write.tenantEvents.push({ tenant_id: tenantId, ordinal, type: 'balance', rest: balanceEventTail(applied.now, changed) })
+    }
+    const rows = await writeMatch(db, write)
+    progress(pass.steps + 1)
+    return rows
+  }
+
   /**
    * The warm book brought to `epoch`: as it is when no other process wrote since, caught up with
    * what others wrote, or read whole the first time (or after a failure, or if the database went back).
@@ -175,6 +210,15 @@ export class SymbolQueue {
     }
     return WarmBook.load(await loadRestingOrders(db, this.symbol), epoch)
   }
+}
+
+/** The accounts the pass's new orders may hold from: each placing tenant's base and quote. */
+function placingAccounts(commands: readonly Command[], locked: { base: string; quote: string }): { tenantId: string; currency: string }[] {
+  const tenants = new Set(commands.flatMap((c) => (c.kind === 'place' ? [c.request.tenantId] : [])))
+  return [...tenants].flatMap((tenantId) => [
+    { tenantId, currency: locked.base },
+    { tenantId, currency: locked.quote },
+  ])
 }
 
 function answerUnknownSymbol(command: Command): void {

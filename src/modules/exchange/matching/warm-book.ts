@@ -7,12 +7,22 @@ export interface OrderState {
   row: OrderRow
   filled: DecimalValue
   notional: DecimalValue
+  /** What it still holds of its tenant's account in `row.hold_currency` (docs/accounts.md). */
+  hold: DecimalValue
+  /** Its fees as accrued, exact; charged rounded up. */
+  feeAccrued: DecimalValue
 }
 
 const isResting = (row: OrderRow) => (row.status === 'open' || row.status === 'partially_filled') && row.price !== null
 
 export function orderState(row: OrderRow): OrderState {
-  return { row, filled: decimalFromStore(row.filled_quantity), notional: decimalFromStore(row.filled_notional) }
+  return {
+    row,
+    filled: decimalFromStore(row.filled_quantity),
+    notional: decimalFromStore(row.filled_notional),
+    hold: decimalFromStore(row.hold),
+    feeAccrued: decimalFromStore(row.fee_accrued),
+  }
 }
 
 /**

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto'
 
 import { assertTenantAccess, isAdmin, type Principal } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
-import { decimalFromStore, decimalsEqual } from '../../../core/decimal.ts'
+import { compareDecimals, decimalFromStore, decimalsEqual, subtract, unitOfPlaces } from '../../../core/decimal.ts'
 import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
-import { tooManyOpenOrders } from '../matching/match-pass.ts'
+import { findAccount, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
+import { holdFor } from '../accounts/money.ts'
+import { insufficientBalance, tooManyOpenOrders } from '../matching/match-pass.ts'
 import { countOpenOrders } from '../matching/matching.repository.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
@@ -107,7 +109,27 @@ export async function validateOrder(ctx: RequestContext, readBody: () => unknown
   const limit = ctx.services.matching.maxOpenOrdersPerSymbol
   if (fields.type === 'limit' && (await countOpenOrders(ctx.services.db, principal.tenantId, market.symbol)) >= limit)
     throw validationError([tooManyOpenOrders(market.symbol, limit)])
+  await assertAffordable(ctx, principal.tenantId, fields)
   return { valid: true }
+}
+
+/** The dry run's balance check: what the pass would hold for the order, against what is available now (docs/accounts.md). */
+async function assertAffordable(ctx: RequestContext, tenantId: string, fields: CreateOrderFields): Promise<void> {
+  const db = ctx.services.db
+  const symbol = await findSymbolByName(db, fields.symbol)
+  if (!symbol) return
+  const [basePrecision, quotePrecision] = await Promise.all([findCurrencyPrecision(db, symbol.base), findCurrencyPrecision(db, symbol.quote)])
+  const hold = holdFor(
+    { side: fields.side, type: fields.type, quantity: fields.quantity.value, price: fields.price?.value ?? null },
+    { ...symbol, basePrecision: basePrecision ?? 0, quotePrecision: quotePrecision ?? 0 },
+    symbol,
+  )
+  const account = await findAccount(db, tenantId, hold.currency)
+  const precision = account?.precision ?? 0
+  const available = account ? subtract(decimalFromStore(account.balance), decimalFromStore(account.hold)) : { coefficient: 0n, scale: 0 }
+  const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
+  if (available.coefficient <= 0n || compareDecimals(available, required) < 0)
+    throw validationError([insufficientBalance(hold.currency, available, required, precision, fields.quantity.text)])
 }
 
 /** The same request again answers the existing order; another request under its id is a conflict. */

@@ -180,12 +180,12 @@ function group(changes: readonly AccountChange[]): Grouped[] {
 
 /**
  * Applies a batch of account changes inside the caller's transaction (docs/accounts.md):
- * 1. creates the accounts it names that do not exist yet (zeros);
- * 2. locks them all in (tenant_id, currency) order — the one lock order of every writer of
- *    accounts, so two batches never deadlock on them — reading their balances and holds;
- * 3. refuses, writing nothing more, when any account would end with `balance − hold < 0` (or a
+ * 1. locks the accounts it names in (tenant_id, currency) order — the one lock order of every
+ *    writer of accounts, so two batches never deadlock on them — reading their balances and holds
+ *    (creating first, with zeros, those that do not exist yet);
+ * 2. refuses, writing nothing more, when any account would end with `balance − hold < 0` (or a
  *    negative balance or hold): the answer names each such account with what it has and needs;
- * 4. otherwise writes every account once (however many changes named it), the ledger entries
+ * 3. otherwise writes every account once (however many changes named it), the ledger entries
  *    with their `balance_after`, and the collected fees, in ONE statement; then (unless
  *    `events: false`) one `balance` event per changed account on its tenant's stream.
  * Locks taken: accounts, then collected_fees (currency order), then tenant_event_counters
@@ -198,19 +198,23 @@ export async function applyAccountChanges(db: Db, changes: readonly AccountChang
   if (fees.some((f) => decimalFromStore(f.amount).coefficient < 0n)) throw new RangeError('collected fees only grow')
   const tenants = groups.map((g) => g.tenant_id)
   const currencies = groups.map((g) => g.currency)
-  if (groups.length > 0) {
-    await sql`
-      insert into accounts (tenant_id, currency)
-      select t, c from unnest(${tenants}::uuid[], ${currencies}::text[]) as a(t, c) order by t, c
-      on conflict do nothing`.execute(db)
-  }
-  const { rows: locked } = await sql<AccountRow & { now: string }>`
+  const lock = () =>
+    sql<AccountRow & { now: string }>`
     select a.tenant_id, a.currency, a.balance::text as balance, a.hold::text as hold, a.updated_at, c.precision,
       timezone('utc', now())::timestamp(6)::text as now
     from accounts a join currencies c on c.code = a.currency
     where (a.tenant_id, a.currency) in (select * from unnest(${tenants}::uuid[], ${currencies}::text[]))
     order by a.tenant_id, a.currency
     for update of a`.execute(db)
+  // Accounts are made on first use: only then does a batch pay a second statement (and lock again).
+  let locked = groups.length > 0 ? (await lock()).rows : []
+  if (locked.length < groups.length) {
+    await sql`
+      insert into accounts (tenant_id, currency)
+      select t, c from unnest(${tenants}::uuid[], ${currencies}::text[]) as a(t, c) order by t, c
+      on conflict do nothing`.execute(db)
+    locked = (await lock()).rows
+  }
   const now = locked[0]?.now ?? (await sql<{ now: string }>`select timezone('utc', now())::timestamp(6)::text as now`.execute(db)).rows[0]!.now
   const refused: AccountRefusal[] = []
   const results: ChangedAccount[] = []

@@ -16,6 +16,8 @@ export interface StreamMessage {
  */
 export class EventStreamWriter {
   readonly #closeListeners: (() => void)[] = []
+  /** The one wait for the socket to drain, shared by every caller while it lasts. */
+  #drain: Promise<void> | undefined
 
   constructor(private readonly res: ServerResponse) {
     res.once('close', () => {
@@ -45,17 +47,23 @@ export class EventStreamWriter {
     if (!this.closed) this.res.write(`: ${text}\n\n`)
   }
 
-  /** Resolves once the socket has taken what is buffered, or the connection is gone. */
+  /**
+   * Resolves once the socket has taken what is buffered, or the connection is gone. Callers while
+   * one wait lasts share it: one listener per socket, however many deliveries wait.
+   */
   drained(): Promise<void> {
     if (this.closed || this.res.writableLength === 0) return Promise.resolve()
-    return new Promise((resolve) => {
+    return (this.#drain ??= new Promise((resolve) => {
       const done = () => {
         this.res.off('drain', done)
+        const at = this.#closeListeners.indexOf(done)
+        if (at >= 0) this.#closeListeners.splice(at, 1)
+        this.#drain = undefined
         resolve()
       }
       this.res.once('drain', done)
       this.onClose(done)
-    })
+    }))
   }
 
   /** Called once when the connection closes, whoever closes it; at once if it already has. */

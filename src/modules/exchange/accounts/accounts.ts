@@ -1,7 +1,16 @@
 import { assertTenantAccess, isAdmin, type Principal } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
-import { add, compareDecimals, decimalFromStore, formatDecimalAtLeast, hasAtMostPlaces, parseDecimal, subtract } from '../../../core/decimal.ts'
-import { type AppError, conflict, echoed, forbidden, notFound, validationError } from '../../../core/errors.ts'
+import {
+  add,
+  compareDecimals,
+  decimalFromStore,
+  type DecimalValue,
+  formatDecimalAtLeast,
+  hasAtMostPlaces,
+  parseDecimal,
+  subtract,
+} from '../../../core/decimal.ts'
+import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
@@ -104,7 +113,9 @@ export async function transfer(db: Db, input: unknown): Promise<TransferResult> 
         ])
         if (!applied.ok) {
           const { available } = applied.refused[0]!
-          throw insufficientBalance(body.currency, formatDecimalAtLeast(decimalFromStore(available), precision), body.amount, precision)
+          throw validationError([
+            insufficientBalanceIssue(body.currency, decimalFromStore(available), decimalFromStore(body.amount), precision, 'amount', body.amount),
+          ])
         }
         return { entry: applied.accounts[0]!.entries[0]!, created: true }
       })
@@ -157,17 +168,26 @@ function replayed(existing: LedgerEntryRow, body: TransferBody): LedgerEntryRow 
   return existing
 }
 
-export function insufficientBalance(currency: string, available: string, required: string, precision: number): AppError {
-  const need = formatDecimalAtLeast(decimalFromStore(required), precision)
-  return validationError([
-    {
-      type: 'value_error.insufficient_balance',
-      loc: ['body', 'amount'],
-      msg: `insufficient balance: ${currency} available ${available}, required ${need}`,
-      input: required,
-      ctx: { currency, available, required: need },
-    },
-  ])
+/**
+ * The 422 item of a spend beyond what is available (docs/accounts.md): a withdrawal's `amount` or
+ * an order's `quantity` (whose hold it would need), with the amounts at the currency's precision.
+ */
+export function insufficientBalanceIssue(
+  currency: string,
+  available: DecimalValue,
+  required: DecimalValue,
+  precision: number,
+  field: 'amount' | 'quantity',
+  input: string,
+): ValidationIssue {
+  const [have, need] = [available, required].map((v) => formatDecimalAtLeast(v, Math.max(0, precision)))
+  return {
+    type: 'value_error.insufficient_balance',
+    loc: ['body', field],
+    msg: `insufficient balance: ${currency} available ${have}, required ${need}`,
+    input,
+    ctx: { currency, available: have, required: need },
+  }
 }
 
 /** What the exchange center collected, per currency, at each currency's precision. */

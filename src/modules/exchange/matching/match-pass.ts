@@ -12,6 +12,7 @@ import {
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
+import { insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { type FeeRates, holdFor, type HoldRules, settleFill } from '../accounts/money.ts'
 import { bookLevel, marketEventPayload, type MarketEventType, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
 import { marketStream, type StreamKey, tenantStream } from '../events/events.repository.ts'
@@ -214,7 +215,7 @@ export class MatchPass {
     if (held.coefficient <= 0n || compareDecimals(available, held) < 0) {
       const precision = hold.currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
       const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
-      return { kind: 'refused', issues: [insufficientBalance(hold.currency, available, required, precision, request.quantity.text)] }
+      return { kind: 'refused', issues: [insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', request.quantity.text)] }
     }
     if (request.clientOrderId !== null) this.#keys.set(keyOf(request.tenantId, request.clientOrderId), request.uid)
 
@@ -497,17 +498,6 @@ export class MatchPass {
   #marketEvent(sequence: number, type: MarketEventType, body: Parameters<typeof marketEventPayload>[3]): void {
     this.#marketWritten = true
     this.#marketEvents.push({ sequence, type, payload: marketEventPayload(sequence, type, this.#createdAt, body) })
-  }
-}
-
-export function insufficientBalance(currency: string, available: DecimalValue, required: DecimalValue, precision: number, input: string): ValidationIssue {
-  const [have, need] = [available, required].map((v) => formatDecimalAtLeast(v, Math.max(0, precision)))
-  return {
-    type: 'value_error.insufficient_balance',
-    loc: ['body', 'quantity'],
-    msg: `insufficient balance: ${currency} available ${have}, required ${need}`,
-    input,
-    ctx: { currency, available: have, required: need },
   }
 }
 

@@ -7,8 +7,9 @@ import { conflict, echoed, forbidden, notFound, validationError, type Validation
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import { findAccount, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
+import { insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { holdFor } from '../accounts/money.ts'
-import { insufficientBalance, tooManyOpenOrders } from '../matching/match-pass.ts'
+import { tooManyOpenOrders } from '../matching/match-pass.ts'
 import { countOpenOrders } from '../matching/matching.repository.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
@@ -129,7 +130,7 @@ async function assertAffordable(ctx: RequestContext, tenantId: string, fields: C
   const available = account ? subtract(decimalFromStore(account.balance), decimalFromStore(account.hold)) : { coefficient: 0n, scale: 0 }
   const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
   if (available.coefficient <= 0n || compareDecimals(available, required) < 0)
-    throw validationError([insufficientBalance(hold.currency, available, required, precision, fields.quantity.text)])
+    throw validationError([insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', fields.quantity.text)])
 }
 
 /** The same request again answers the existing order; another request under its id is a conflict. */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 
 import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, subtract } from '../../../core/decimal.ts'
 import { uuidv7 } from '../../../core/ids.ts'
@@ -138,11 +138,6 @@ export type AppliedChanges = { ok: true; now: string; accounts: ChangedAccount[]
 export interface ApplyOptions {
   /** Fees the exchange center collects in this batch, per currency (added to `collected_fees`). */
   fees?: readonly { currency: string; amount: string }[]
-  /**
-   * Write one `balance` event per changed account on its tenant's stream (default true). A caller
-   * writing its own tenant events later in the transaction may write them itself, from the answer.
-   */
-  events?: boolean
 }
 
 // Shards of a currency's collected fees: passes on many symbols of one quote currency add to different rows.
@@ -178,23 +173,33 @@ function group(changes: readonly AccountChange[]): Grouped[] {
   return [...groups.values()].filter((g) => g.entries.length > 0 || g.holdDelta.coefficient !== 0n).sort(byAccount)
 }
 
+/** What a batch writes once its accounts are locked and checked: each account once, its entries, the fees. */
+export interface AccountWrite {
+  accounts: AccountRow[]
+  entries: LedgerEntryRow[]
+  /** Per currency, in currency order. */
+  fees: { currency: string; amount: string }[]
+  /** The row of `collected_fees` this batch adds to. */
+  shard: number
+}
+
+export type LockedChanges = { ok: true; now: string; accounts: ChangedAccount[]; write: AccountWrite } | { ok: false; refused: AccountRefusal[] }
+
 /**
- * Applies a batch of account changes inside the caller's transaction (docs/accounts.md):
- * 1. locks the accounts it names in (tenant_id, currency) order — the one lock order of every
- *    writer of accounts, so two batches never deadlock on them — reading their balances and holds
- *    (creating first, with zeros, those that do not exist yet);
- * 2. refuses, writing nothing more, when any account would end with `balance − hold < 0` (or a
- *    negative balance or hold): the answer names each such account with what it has and needs;
- * 3. otherwise writes every account once (however many changes named it), the ledger entries
- *    with their `balance_after`, and the collected fees, in ONE statement; then (unless
- *    `events: false`) one `balance` event per changed account on its tenant's stream.
- * Locks taken: accounts, then collected_fees (currency order), then tenant_event_counters
- * (tenant order). A caller holding other locks takes them in that order after its own (the
- * matching pass: its symbol's book row, then this, then its own tenant events).
+ * The first half of applying a batch (docs/accounts.md): locks the accounts it names in
+ * (tenant_id, currency) order — the one lock order of every writer of accounts, so two batches
+ * never deadlock on them — reading their balances and holds (creating first, with zeros, those
+ * that do not exist yet); refuses when any account would end with `balance − hold < 0` (or a
+ * negative balance or hold), naming each such account with what it has and needs; otherwise
+ * answers the accounts as the batch leaves them and what to write (`accountWrites`).
  */
-export async function applyAccountChanges(db: Db, changes: readonly AccountChange[], options: ApplyOptions = {}): Promise<AppliedChanges> {
+export async function lockAccountChanges(
+  db: Db,
+  changes: readonly AccountChange[],
+  collected: readonly { currency: string; amount: string }[] = [],
+): Promise<LockedChanges> {
   const groups = group(changes)
-  const fees = (options.fees ?? []).filter((f) => decimalFromStore(f.amount).coefficient !== 0n)
+  const fees = collected.filter((f) => decimalFromStore(f.amount).coefficient !== 0n)
   if (fees.some((f) => decimalFromStore(f.amount).coefficient < 0n)) throw new RangeError('collected fees only grow')
   const tenants = groups.map((g) => g.tenant_id)
   const currencies = groups.map((g) => g.currency)
@@ -256,39 +261,65 @@ export async function applyAccountChanges(db: Db, changes: readonly AccountChang
     results.push({ account: { ...row, balance: formatDecimal(newBalance), hold: formatDecimal(newHold), updated_at: now }, entries })
   })
   if (refused.length > 0) return { ok: false, refused }
+  const write: AccountWrite = {
+    accounts: results.map((r) => r.account),
+    entries: results.flatMap((r) => r.entries),
+    fees: [...fees].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0)),
+    shard: randomInt(FEE_SHARDS),
+  }
+  return { ok: true, now, accounts: results, write }
+}
 
-  const accounts = results.map((r) => r.account)
-  const entries = results.flatMap((r) => r.entries)
+/**
+ * The second half: the common table expressions (`accounts_written`, `ledger_written`,
+ * `fees_collected`) that write a locked batch, for a statement of the caller's to begin with —
+ * alone, or with the matching pass's other writes, its rows then hanging on the book row's CTE
+ * named in `gate` (docs/accounts.md, "In the matching pass").
+ */
+export function accountWrites(write: AccountWrite, now: string, gate?: 'book'): RawBuilder<unknown> {
+  const { accounts, entries, fees } = write
   const col = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((row) => row[key])
-  const shard = randomInt(FEE_SHARDS)
-  const sortedFees = [...fees].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
-  await sql`
-    with changed as (
+  const join = gate ? sql.raw(`cross join ${gate}`) : sql.raw('')
+  return sql`accounts_written as (
       update accounts a set balance = c.balance, hold = c.hold, updated_at = ${now}::timestamp(6)
       from unnest(${col(accounts, 'tenant_id')}::uuid[], ${col(accounts, 'currency')}::text[], ${col(accounts, 'balance')}::numeric[],
-        ${col(accounts, 'hold')}::numeric[]) as c(tenant_id, currency, balance, hold)
+        ${col(accounts, 'hold')}::numeric[]) as c(tenant_id, currency, balance, hold) ${join}
       where a.tenant_id = c.tenant_id and a.currency = c.currency
       returning a.tenant_id
-    ), written as (
+    ), ledger_written as (
       insert into ledger_entries (uid, created_at, tenant_id, currency, amount, balance_after, kind, order_uid, trade_uid, reference)
       select e.uid, ${now}::timestamp(6), e.tenant_id, e.currency, e.amount, e.balance_after, e.kind, e.order_uid, e.trade_uid, e.reference
       from unnest(${col(entries, 'uid')}::uuid[], ${col(entries, 'tenant_id')}::uuid[], ${col(entries, 'currency')}::text[],
         ${col(entries, 'amount')}::numeric[], ${col(entries, 'balance_after')}::numeric[], ${col(entries, 'kind')}::text[],
         ${col(entries, 'order_uid')}::uuid[], ${col(entries, 'trade_uid')}::uuid[], ${col(entries, 'reference')}::text[])
-        as e(uid, tenant_id, currency, amount, balance_after, kind, order_uid, trade_uid, reference)
+        as e(uid, tenant_id, currency, amount, balance_after, kind, order_uid, trade_uid, reference) ${join}
       returning uid
-    ), collected as (
+    ), fees_collected as (
       insert into collected_fees as f (currency, shard, amount, updated_at)
-      select x.currency, ${shard}::int2, sum(x.amount), ${now}::timestamp(6)
-      from unnest(${col(sortedFees, 'currency')}::text[], ${col(sortedFees, 'amount')}::numeric[]) as x(currency, amount)
+      select x.currency, ${write.shard}::int2, sum(x.amount), ${now}::timestamp(6)
+      from unnest(${col(fees, 'currency')}::text[], ${col(fees, 'amount')}::numeric[]) as x(currency, amount) ${join}
       group by x.currency order by x.currency
       on conflict (currency, shard) do update set amount = f.amount + excluded.amount, updated_at = excluded.updated_at
       returning f.currency
-    )
-    select (select count(*) from changed) as accounts, (select count(*) from written) as entries, (select count(*) from collected) as fees`.execute(db)
+    )`
+}
 
-  if (options.events !== false) await writeBalanceEvents(db, now, results)
-  return { ok: true, now, accounts: results }
+/**
+ * Applies a batch of account changes inside the caller's transaction: locks and checks
+ * (`lockAccountChanges`), then writes every account once, the ledger entries with their
+ * `balance_after` and the collected fees in ONE statement, then one `balance` event per changed account on its tenant's stream. Locks taken: accounts, then
+ * collected_fees (currency order), then tenant_event_counters (tenant order). A caller holding
+ * other locks takes them in that order after its own (the matching pass: its symbol's book row,
+ * then these, then its own tenant events).
+ */
+export async function applyAccountChanges(db: Db, changes: readonly AccountChange[], options: ApplyOptions = {}): Promise<AppliedChanges> {
+  const locked = await lockAccountChanges(db, changes, options.fees)
+  if (!locked.ok) return locked
+  await sql`with ${accountWrites(locked.write, locked.now)}
+    select (select count(*) from accounts_written) as accounts, (select count(*) from ledger_written) as entries,
+      (select count(*) from fees_collected) as fees`.execute(db)
+  await writeBalanceEvents(db, locked.now, locked.accounts)
+  return { ok: true, now: locked.now, accounts: locked.accounts }
 }
 
 // --- Events ---

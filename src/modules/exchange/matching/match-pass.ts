@@ -63,7 +63,11 @@ export interface StepLimits {
  * Writes one step: its account changes (locked and re-checked), then its rows in one statement;
  * answers the orders it wrote, or none when the book's epoch moved.
  */
-export type StepWriter = (write: MatchWrite, accounts: ReturnType<PassAccounts['takeStep']>) => Promise<OrderRow[]>
+export type StepWriter = (
+  write: Omit<MatchWrite, 'accounts' | 'notifications'>,
+  accounts: ReturnType<PassAccounts['takeStep']>,
+  last: boolean,
+) => Promise<OrderRow[]>
 
 export class EpochMoved extends Error {}
 
@@ -150,10 +154,15 @@ export class MatchPass {
     return keys
   }
 
-  /** Writes what the current step holds. */
+  /** Writes what the last step holds. */
   async finish(): Promise<void> {
+    await this.#writeStep(true)
+  }
+
+  /** Writes what the current step holds; `last`: no step follows in this pass. */
+  async #writeStep(last: boolean): Promise<void> {
     if (this.#placed.size === 0 && this.#changed.size === 0) return
-    const write: MatchWrite = {
+    const write: Omit<MatchWrite, 'accounts' | 'notifications'> = {
       now: this.locked.now,
       expectedEpoch: this.#epoch,
       symbol: this.locked.symbol,
@@ -173,7 +182,7 @@ export class MatchPass {
     this.#tenantEvents = []
     this.#marketEvents = []
     this.#eventsPerTenant = new Map()
-    const rows = await this.writeStep(write, this.accounts.takeStep())
+    const rows = await this.writeStep(write, this.accounts.takeStep(), last)
     if (rows.length === 0) throw new EpochMoved(`the book of ${this.locked.symbol} moved past epoch ${this.#epoch}`)
     this.#epoch++
     this.#steps++
@@ -190,7 +199,7 @@ export class MatchPass {
    * database runs statements on this thread and answers without ever returning to the event loop.
    */
   async #nextStep(): Promise<void> {
-    await this.finish()
+    await this.#writeStep(false)
     await new Promise((resolve) => setImmediate(resolve))
   }
 

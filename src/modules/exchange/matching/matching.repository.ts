@@ -2,6 +2,8 @@ import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
 import type { MarketEventType, TenantEventType } from '../events/event-payloads.ts'
+import { accountWrites, type AccountWrite } from '../accounts/accounts.repository.ts'
+import { EVENTS_CHANNEL } from '../events/events.repository.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { ORDER_FIELDS } from '../orders/orders.schemas.ts'
 
@@ -34,20 +36,33 @@ export interface LockedBook {
   quote_precision: number
 }
 
+/** An account's balance and hold as last committed. */
+export interface AccountBalance {
+  tenant_id: string
+  currency: string
+  balance: string
+  hold: string
+}
+
 /**
  * Locks the symbol's book row until the transaction ends: whoever holds it is the one matcher of
  * the symbol, on every process. Undefined when the symbol does not exist (or was deleted). The row is made the first
- * time a symbol is matched (symbols added after migration 2026-12-02 have none yet).
+ * time a symbol is matched (symbols added after migration 2026-12-02 have none yet). In the same
+ * statement, the balances and holds of `tenants`' accounts in the symbol's base and quote as last
+ * committed, unlocked: a step's write locks and re-checks those it changes (docs/accounts.md).
  */
-export async function lockBook(db: Db, symbol: string): Promise<LockedBook | undefined> {
+export async function lockBook(db: Db, symbol: string, tenants: readonly string[]): Promise<(LockedBook & { accounts: AccountBalance[] }) | undefined> {
   const lock = () =>
     executePrepared(
       db,
       'lock_book',
-      sql<LockedBook>`
+      sql<LockedBook & { accounts: AccountBalance[] }>`
       select timezone('utc', now()) as now, b.epoch, b.last_order_seq, b.market_sequence, b.trade_count, s.symbol, s.is_active, s.price_precision,
         s.quantity_precision, s.min_order_quantity, s.tick_size, s.daily_fluctuation_price_limit_percent, s.reference_price,
-        s.base, s.quote, s.maker_fee_percent, s.taker_fee_percent, bc.precision as base_precision, qc.precision as quote_precision
+        s.base, s.quote, s.maker_fee_percent, s.taker_fee_percent, bc.precision as base_precision, qc.precision as quote_precision,
+        (select coalesce(json_agg(json_build_object('tenant_id', a.tenant_id, 'currency', a.currency, 'balance', a.balance::text,
+            'hold', a.hold::text)), '[]'::json)
+          from accounts a where a.tenant_id = any(${tenants}::uuid[]) and a.currency in (s.base, s.quote)) as accounts
       from symbol_books b join symbols s on s.symbol = b.symbol and not s.is_deleted
         join currencies bc on bc.code = s.base join currencies qc on qc.code = s.quote
       where b.symbol = ${symbol}
@@ -94,18 +109,6 @@ export async function countOpenOrders(db: Db, tenantId: string, symbol: string):
     select count(*) as open from orders
     where symbol = ${symbol} and tenant_id = ${tenantId} and status in ('open', 'partially_filled')`.execute(db)
   return Number(rows[0]?.open ?? 0)
-}
-
-/** Balances and holds of these accounts as last committed (no lock: the write locks and re-checks them). */
-export async function readAccounts(
-  db: Db,
-  keys: readonly { tenantId: string; currency: string }[],
-): Promise<{ tenant_id: string; currency: string; balance: string; hold: string }[]> {
-  if (keys.length === 0) return []
-  const { rows } = await sql<{ tenant_id: string; currency: string; balance: string; hold: string }>`
-    select tenant_id, currency, balance, hold from accounts
-    where (tenant_id, currency) in (select * from unnest(${keys.map((k) => k.tenantId)}::uuid[], ${keys.map((k) => k.currency)}::text[]))`.execute(db)
-  return rows
 }
 
 /** Orders already holding one of these (tenant, client_order_id) pairs. */
@@ -198,15 +201,19 @@ export interface MatchWrite {
   fills: FillWrite[]
   lastOrderSeq: number
   marketSequence: number
+  /** The step's accounts, ledger entries and fees, locked and checked by `lockAccountChanges`. */
+  accounts: AccountWrite
+  /** NOTIFY payloads waking other processes' streams, sent when the transaction commits (docs/events.md). */
+  notifications: string[]
 }
 
 const column = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((row) => row[key])
 
 /**
  * Everything one matching pass changed, in ONE statement: the book row (epoch bumped, sequences
- * advanced), the new orders, the stored orders it filled or cancelled, trades, fills, and the
+ * advanced), the accounts, ledger entries and fees the step settled, the new orders, the stored orders it filled or cancelled, trades, fills, and the
  * events of the tenants' and the symbol's streams. Every write hangs on the book row still being at
- * `expectedEpoch` (a fencing token), and each order written is stamped with the new epoch: a pass computed from a book another writer has moved past
+ * `expectedEpoch` (a fencing token), as do the notifications of the pass's last step, and each order written is stamped with the new epoch: a pass computed from a book another writer has moved past
  * writes nothing and answers no rows. On the first trade of a UTC day the symbol's reference price
  * becomes the last trade price before it: the previous day's close. Answers every order the pass
  * inserted or changed. Trades and fills may refer to orders the same statement inserts: foreign
@@ -225,8 +232,8 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
         last_price = coalesce(${lastTrade?.price ?? null}::numeric, last_price),
         last_trade_at = case when ${lastTrade !== undefined} then ${now}::timestamp(6) else last_trade_at end
       where symbol = ${write.symbol} and epoch = ${write.expectedEpoch}
-      returning epoch
-    ), placed as (
+      returning epoch, (select count(pg_notify(${EVENTS_CHANNEL}, p)) from unnest(${write.notifications}::text[]) as p) as notified
+    ), ${accountWrites(write.accounts, now, 'book')}, placed as (
       insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status,
         filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch, hold, hold_currency, fee_accrued)
       select p.uid, ${now}::timestamp(6), ${now}::timestamp(6), p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side,

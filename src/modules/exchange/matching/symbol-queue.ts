@@ -1,11 +1,11 @@
 import type { ValidationIssue } from '../../../core/errors.ts'
 import type { Db } from '../../../db/database.ts'
-import { applyAccountChanges, balanceEventTail } from '../accounts/accounts.repository.ts'
+import { balanceEventTail, lockAccountChanges } from '../accounts/accounts.repository.ts'
 import { encodeNotifications } from '../events/event-notifications.ts'
 import { notifyEvents, type StreamKey } from '../events/events.repository.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
-import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, readAccounts, writeMatch } from './matching.repository.ts'
+import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
 import { PassAccounts } from './pass-accounts.ts'
 import { WarmBook } from './warm-book.ts'
 
@@ -137,7 +137,7 @@ export class SymbolQueue {
 
   /** One pass: returns how to answer each command once its writes are committed. */
   async #pass(db: Db, commands: readonly Command[], progress: (steps: number) => void): Promise<() => void> {
-    const locked = await lockBook(db, this.symbol)
+    const locked = await lockBook(db, this.symbol, placingTenants(commands))
     if (!locked) return () => commands.forEach(answerUnknownSymbol)
     const { warm, unfinished } = await this.#bookAt(db, locked.epoch)
     this.#warm = undefined
@@ -147,12 +147,21 @@ export class SymbolQueue {
         c.kind === 'place' && c.request.clientOrderId !== null ? [{ tenantId: c.request.tenantId, clientOrderId: c.request.clientOrderId }] : [],
       ),
     )
-    const accounts = new PassAccounts(await readAccounts(db, placingAccounts(commands, locked)))
+    const accounts = new PassAccounts(locked.accounts)
     // Without a transaction around the pass (the embedded database), each step is one: its money
     // and its orders are written together or not at all.
     const inStep = <T>(write: (db: Db) => Promise<T>) => (this.options.transactions ? write(db) : db.transaction().execute(write))
-    const pass: MatchPass = new MatchPass(locked, warm, accounts, this.options, (write, step) =>
-      inStep((db) => this.#writeStep(db, pass, write, step, progress)),
+    const events = this.options.events
+    // Other processes' streams are woken by the last step's statement; a pass whose last step
+    // wrote nothing (its orders were all written by earlier steps) sends its own NOTIFY.
+    let notified = false
+    const notifications = (last: boolean) => {
+      if (!last || !events?.notify) return []
+      notified = true
+      return encodeNotifications(events.notify.instance, pass.streams())
+    }
+    const pass: MatchPass = new MatchPass(locked, warm, accounts, this.options, (write, step, last) =>
+      inStep((db) => this.#writeStep(db, pass, { ...write, notifications: notifications(last) }, step, progress)),
     )
     for (const state of unfinished) await pass.resume(state)
     const answers: Answer[] = []
@@ -162,9 +171,8 @@ export class SymbolQueue {
       else answers.push({ kind: 'not_open' })
     }
     await pass.finish()
-    const events = this.options.events
     const streams = events ? pass.streams() : []
-    if (events?.notify && streams.length > 0) await notifyEvents(db, encodeNotifications(events.notify.instance, streams))
+    if (events?.notify && streams.length > 0 && !notified) await notifyEvents(db, encodeNotifications(events.notify.instance, streams))
     return () => {
       warm.epoch = pass.epoch
       this.#warm = warm
@@ -173,15 +181,18 @@ export class SymbolQueue {
     }
   }
 
-  /** A step's write: accounts first, in their one lock order, then the rows and events (docs/accounts.md, "Locks"). */
+  /**
+   * A step's write: its accounts locked first, in their one lock order, and checked; then one
+   * statement writes them with the rows and events (docs/accounts.md, "Locks").
+   */
   async #writeStep(
     db: Db,
     pass: MatchPass,
-    write: Parameters<StepWriter>[0],
+    write: Parameters<StepWriter>[0] & Pick<MatchWrite, 'notifications'>,
     step: Parameters<StepWriter>[1],
     progress: (steps: number) => void,
   ): Promise<OrderRow[]> {
-    const applied = await applyAccountChanges(db, step.changes, { fees: step.fees, events: false })
+    const applied = await lockAccountChanges(db, step.changes, step.fees)
     if (!applied.ok) throw new AccountsMoved(`accounts changed under the pass of ${this.symbol}`)
     // Each changed account's balance event follows the step's other events of its tenant.
     const ordinals = new Map<string, number>()
@@ -192,7 +203,7 @@ export class SymbolQueue {
       ordinals.set(tenantId, ordinal)
       write.tenantEvents.push({ tenant_id: tenantId, ordinal, type: 'balance', rest: balanceEventTail(applied.now, changed) })
     }
-    const rows = await writeMatch(db, write)
+    const rows = await writeMatch(db, { ...write, accounts: applied.write })
     progress(pass.steps + 1)
     return rows
   }
@@ -212,13 +223,9 @@ export class SymbolQueue {
   }
 }
 
-/** The accounts the pass's new orders may hold from: each placing tenant's base and quote. */
-function placingAccounts(commands: readonly Command[], locked: { base: string; quote: string }): { tenantId: string; currency: string }[] {
-  const tenants = new Set(commands.flatMap((c) => (c.kind === 'place' ? [c.request.tenantId] : [])))
-  return [...tenants].flatMap((tenantId) => [
-    { tenantId, currency: locked.base },
-    { tenantId, currency: locked.quote },
-  ])
+/** The tenants placing orders in the pass: their base and quote accounts are the ones it may hold from. */
+function placingTenants(commands: readonly Command[]): string[] {
+  return [...new Set(commands.flatMap((c) => (c.kind === 'place' ? [c.request.tenantId] : [])))]
 }
 
 function answerUnknownSymbol(command: Command): void {

@@ -55,9 +55,9 @@ describe('GraphQL subscriptions over SSE', () => {
     await graphql.waitFor((m) => m.comment !== undefined)
     const order = (await placeOrder(server, alice.token, sell(symbol, '2', '10.00'))).body
     await placeOrder(server, bob.token, buy(symbol, '2', '10.00'))
-    // The order's events, each followed by the balance events of the accounts it changed.
-    const viaRest = (await rest.messages(5)).map((m) => JSON.parse(m.data!))
-    const viaGraphql = (await results(graphql, 5)).map((r) => r.data!.orderEvents)
+    // The order's events (its fill, then its new state), each pass's followed by the balance events of the accounts it changed.
+    const viaRest = (await rest.messages(6)).map((m) => JSON.parse(m.data!))
+    const viaGraphql = (await results(graphql, 6)).map((r) => r.data!.orderEvents)
     expect(viaGraphql).toEqual(
       viaRest.map((e) => ({
         sequence: String(e.sequence),
@@ -71,6 +71,7 @@ describe('GraphQL subscriptions over SSE', () => {
       ['order.created', order.uid],
       ['balance', null],
       ['fill', order.uid],
+      ['order.updated', order.uid],
       ['balance', null],
       ['balance', null],
     ])

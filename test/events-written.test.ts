@@ -53,8 +53,9 @@ describe('events written by matching passes', () => {
       [1, 'order.created', ask.uid, 'open', '0', null],
       [2, 'balance', base, '2.00', null],
       [3, 'fill', ask.uid, 'filled', '2.00', 'maker'],
-      [4, 'balance', base, '0.00', 'trade'],
-      [5, 'balance', quote, '0.00', 'trade'],
+      [4, 'order.updated', ask.uid, 'filled', '2.00', null],
+      [5, 'balance', base, '0.00', 'trade'],
+      [6, 'balance', quote, '0.00', 'trade'],
     ])
     const bobEvents = await bodies(readEvents(server.services.db, tenantStream(bob.tenantId), bobFrom, 100))
     expect(
@@ -90,6 +91,31 @@ describe('events written by matching passes', () => {
       [3, 'book', { side: 'sell', price: '10.00', quantity: '0', orders: 0 }],
     ])
     expect((await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book`, { token: alice.token })).body.sequence).toBe(3)
+  })
+
+  it("follows the fills of an order taking several makers with one order.updated, and each maker's fill with its own", async () => {
+    const symbol = await createMarket(server.services.db)
+    const from = (await readEvents(server.services.db, tenantStream(bob.tenantId), 0, 10_000)).length
+    const asks = []
+    for (const price of ['10.00', '11.00'])
+      asks.push((await placeOrder(server, alice.token, { symbol, side: 'sell', type: 'limit', quantity: '1', price })).body)
+    const bid = (await placeOrder(server, bob.token, { symbol, side: 'buy', type: 'limit', quantity: '3', price: '11.00' })).body
+    expect(bid.status).toBe('partially_filled')
+    const orderEvents = (events: any[]) =>
+      events.filter((e) => e.order?.symbol === symbol).map((e) => [e.type, e.order.uid, e.order.status, e.order.filled_quantity])
+    expect(orderEvents(await bodies(readEvents(server.services.db, tenantStream(bob.tenantId), from, 100)))).toEqual([
+      ['order.created', bid.uid, 'open', '0'],
+      ['fill', bid.uid, 'partially_filled', '1.00'],
+      ['fill', bid.uid, 'partially_filled', '2.00'],
+      ['order.updated', bid.uid, 'partially_filled', '2.00'],
+    ])
+    const aliceEvents = orderEvents(await bodies(readEvents(server.services.db, tenantStream(alice.tenantId), 0, 10_000)))
+    expect(aliceEvents.slice(-4)).toEqual([
+      ['fill', asks[0].uid, 'filled', '1.00'],
+      ['order.updated', asks[0].uid, 'filled', '1.00'],
+      ['fill', asks[1].uid, 'filled', '1.00'],
+      ['order.updated', asks[1].uid, 'filled', '1.00'],
+    ])
   })
 
   it('writes a cancel as order.updated and a book event, and nothing for a refused or repeated order', async () => {

@@ -263,7 +263,7 @@ export class MatchPass {
     this.accounts.hold(request.tenantId, hold.currency, held)
     this.#placed.set(request.uid, own.row)
     this.#tenantEvent(own.row, 'order.created', null)
-    await this.#sweep(own, request.quantity.value, request.price?.value ?? null)
+    await this.#takerSweep(own, request.quantity.value, request.price?.value ?? null)
     await this.#boundStep()
     return { kind: 'placed', uid: request.uid }
   }
@@ -271,8 +271,19 @@ export class MatchPass {
   /** Finishes a sweep a crash cut short between its steps (see WarmBook.load). */
   async resume(state: OrderState): Promise<void> {
     const { row } = state
-    await this.#sweep(state, decimalFromStore(row.quantity), row.price === null ? null : decimalFromStore(row.price))
+    await this.#takerSweep(state, decimalFromStore(row.quantity), row.price === null ? null : decimalFromStore(row.price))
     await this.#boundStep()
+  }
+
+  /**
+   * A taker's sweep, then one `order.updated` with the order as its fills left it (each fill has
+   * its `fill` event; a maker's `order.updated` follows its fill): every change of an order is an
+   * `order.*` event (docs/api.md, "Events"). A rest the sweep cancelled has its `order.updated` already.
+   */
+  async #takerSweep(own: OrderState, quantity: DecimalValue, price: DecimalValue | null): Promise<void> {
+    const filledBefore = own.filled
+    await this.#sweep(own, quantity, price)
+    if (own.row.status !== 'cancelled' && compareDecimals(own.filled, filledBefore) !== 0) this.#tenantEvent(own.row, 'order.updated', null)
   }
 
   cancel(uid: string): Answer {
@@ -442,6 +453,7 @@ export class MatchPass {
     this.#settle(own, maker, fill, tradeUid)
     const makerDone = fill.makerRemaining.coefficient === 0n
     this.#fill(maker, fill, price, fillQuantity, tradeUid, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled')
+    this.#tenantEvent(maker.row, 'order.updated', null)
     if (makerDone) this.warm.remove(fill.makerUid, true)
     const takerDone = compareDecimals(add(own.filled, fill.quantity), quantity) === 0
     this.#fill(own, fill, price, fillQuantity, tradeUid, own.row.side, 'taker', takerDone ? 'filled' : 'partially_filled')

@@ -104,7 +104,7 @@ function rssKiB(pid: number): number {
 }
 
 /** CPU time of all of a process's threads (GC and libuv workers too), in ms. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   let ns = 0
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {

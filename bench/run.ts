@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
 
-import { type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
+import { cpuMs, type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
 import { formatInstances, type InstancesRun, measureInstances, seedDeepBook } from './instances.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -119,13 +119,27 @@ interface Result {
   ratio?: number
   goal?: string
   goalMet?: boolean
+  /** CPU time per answered request, in µs: the service's process, and the database's backends serving it (PostgreSQL). */
+  serviceCpuUs?: number
+  databaseCpuUs?: number
 }
 
-async function measure(scenario: Scenario, url: string): Promise<Result> {
+/** CPU time (ms) spent so far by the measured processes. */
+interface CpuMeter {
+  service: () => number
+  database: () => Promise<number>
+}
+
+async function measure(scenario: Scenario, url: string, cpu?: CpuMeter): Promise<Result> {
   const base: autocannon.Options = { url, connections: CONNECTIONS, pipelining: 1 }
   await autocannon({ ...base, ...scenario.options(url), duration: WARMUP })
+  const before = cpu && { service: cpu.service(), database: await cpu.database() }
   const r = await autocannon({ ...base, ...scenario.options(url), duration: DURATION })
+  // CPU per request holds on a shared host where req/s does not: other load takes turns, not work.
+  const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests.total))
+  const spent = cpu && before && { service: perRequest(cpu.service() - before.service), database: perRequest((await cpu.database()) - before.database) }
   return {
+    ...(spent ? { serviceCpuUs: spent.service, databaseCpuUs: spent.database } : {}),
     scenario: scenario.name,
     requestsPerSec: Math.round(r.requests.average),
     p50: r.latency.p50,
@@ -194,6 +208,7 @@ async function main() {
   // As `npm start` runs it: the compiled service (`npm run bench` builds first).
   const service = await startChild('dist/src/app/main.js', [], serviceEnv, path.join(logDir, 'service.log'))
   let baseline: Child | undefined
+  const cpu: CpuMeter = { service: () => cpuMs(service.process.pid!), database: () => databaseCpuMs(serviceEnv.DATABASE_URL) }
   try {
     const loginBody = JSON.stringify({ client_id: credentials.client_id, client_secret: credentials.client_secret })
     const login = () => json(`${service.url}/api/sso/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody })
@@ -276,7 +291,7 @@ async function main() {
       if (ONLY && !ONLY.some((o) => scenario.name.startsWith(o))) continue
       process.stderr.write(`running: baseline, then ${scenario.name}\n`)
       const base = await measure(baselineScenario, baseline.url)
-      const result = await measure(scenario, service.url)
+      const result = await measure(scenario, service.url, cpu)
       result.baselineRequestsPerSec = base.requestsPerSec
       result.ratio = Number((result.requestsPerSec / base.requestsPerSec).toFixed(3))
       judge(result, scenario.goal)
@@ -326,15 +341,15 @@ async function main() {
       errors += events.non201 + events.requestErrors + events.lost
     }
 
-    const header = `| scenario | req/s | p50 ms | p99 ms | errors | baseline req/s (measured just before) | ratio to baseline | goal | met |`
+    const header = `| scenario | req/s | p50 ms | p99 ms | errors | baseline req/s (measured just before) | ratio to baseline | goal | met | service CPU µs/req | database CPU µs/req |`
     const rows = results.map(
       (r) =>
-        `| ${r.scenario} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.baselineRequestsPerSec} | ${r.ratio!.toFixed(3)}× | ${r.goal} | ${r.goalMet ? 'yes' : 'no'} |`,
+        `| ${r.scenario} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.baselineRequestsPerSec} | ${r.ratio!.toFixed(3)}× | ${r.goal} | ${r.goalMet ? 'yes' : 'no'} | ${r.serviceCpuUs} | ${r.databaseCpuUs ?? '—'} |`,
     )
     const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
     process.stdout.write(
       `\nDatabase: ${database}; ${CONNECTIONS} connections; ${DURATION}s measured after ${WARMUP}s warm-up; node ${process.version}\n\n` +
-        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${engine}${instances ? formatInstances(instances) : ''}${events ? formatEvents(events) : ''}`,
+        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${engine}${instances ? formatInstances(instances) : ''}${events ? formatEvents(events) : ''}`,
     )
     writeFileSync(
       path.join(ROOT, 'bench/results.json'),
@@ -348,6 +363,30 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true })
     if (completed && errors === 0) rmSync(logDir, { recursive: true, force: true })
     else process.stderr.write(`the service's log: ${path.join(logDir, 'service.log')}\n`)
+  }
+}
+
+/**
+ * CPU time (ms) of the PostgreSQL backends connected to the service's database, read from /proc
+ * (the server runs on this host). 0 for the embedded database: it runs in the service's process.
+ */
+async function databaseCpuMs(databaseUrl: string | undefined): Promise<number> {
+  if (!databaseUrl) return 0
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
+    let ms = 0
+    for (const { pid } of rows) {
+      try {
+        ms += cpuMs(pid)
+      } catch {
+        // The backend ended between the listing and the read.
+      }
+    }
+    return ms
+  } finally {
+    await client.end()
   }
 }
 

@@ -5,7 +5,7 @@ import type { Plugin } from 'graphql-yoga'
 import type { Config } from '../core/config.ts'
 import { AppError } from '../core/errors.ts'
 import { type Metrics, METRICS_CONTENT_TYPE } from '../observability/metrics.ts'
-import { errorResponse } from './rest-handler.ts'
+import { errorResponse } from './responses.ts'
 
 export const METRICS_PATH = '/metrics'
 

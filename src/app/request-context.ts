@@ -1,7 +1,6 @@
 import { AuthContext, type Principal } from '../core/auth.ts'
-import type { RequestContext, ResponseWatch, Services } from '../core/context.ts'
+import type { RequestContext, RequestState, ResponseWatch, Services } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
-import type { RequestState } from '../core/request-state.ts'
 import { countAnonymousCall } from '../http/anonymous-calls.ts'
 import { recordRateLimit } from '../http/request-state.ts'
 import type { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'

@@ -1,4 +1,4 @@
-import type { RequestState } from '../core/request-state.ts'
+import type { RequestState } from '../core/context.ts'
 import type { RateLimits } from '../rate-limits/rate-limits.ts'
 import { recordRateLimit } from './request-state.ts'
 

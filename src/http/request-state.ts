@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 
-import type { RateLimitStatus, RequestState } from '../core/request-state.ts'
+import type { RateLimitStatus, RequestState } from '../core/context.ts'
 import { tighter } from '../rate-limits/rate-limits.ts'
 import { clientIp } from './client-ip.ts'
 

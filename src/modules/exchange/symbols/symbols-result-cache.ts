@@ -1,8 +1,7 @@
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext, Services } from '../../../core/context.ts'
-import type { RequestState } from '../../../core/request-state.ts'
+import type { RequestContext, RequestState, Services } from '../../../core/context.ts'
 import { readsOnlyCatalog } from './catalog-documents.ts'
 import { type CachedResult, ResultStore } from './result-store.ts'
 import { SYMBOLS_READ } from './symbols.ts'

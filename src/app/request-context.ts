@@ -1,9 +1,9 @@
 import { AuthContext, type Principal } from '../core/auth.ts'
 import type { RequestContext, RequestState, ResponseWatch, Services } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
-import { countAnonymousCall } from '../http/anonymous-calls.ts'
-import { recordRateLimit } from '../http/request-state.ts'
 import type { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
+import { countAnonymousCall } from '../rate-limits/anonymous-calls.ts'
+import { recordRateLimit } from '../rate-limits/rate-limits.ts'
 
 export function createRequestContext(
   services: Services,

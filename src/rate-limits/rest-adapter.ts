@@ -1,6 +1,5 @@
 import type { RequestState } from '../core/context.ts'
-import type { RateLimits } from '../rate-limits/rate-limits.ts'
-import { recordRateLimit } from './request-state.ts'
+import { type RateLimits, recordRateLimit } from './rate-limits.ts'
 
 /**
  * The per-address half of the login limit on the REST face, before the attempt does any work: a

@@ -3,10 +3,9 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
-import { recordRateLimit } from '../http/request-state.ts'
-import type { RateLimits } from '../rate-limits/rate-limits.ts'
-import { toGraphQLError } from './errors.ts'
-import { rootSelection } from './root-fields.ts'
+import { toGraphQLError } from '../graphql/errors.ts'
+import { rootSelection } from '../graphql/root-fields.ts'
+import { type RateLimits, recordRateLimit } from './rate-limits.ts'
 
 /** The GraphQL mutations of login and refresh. */
 export const LOGIN_FIELDS = new Set(['login', 'refresh'])

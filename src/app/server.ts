@@ -19,9 +19,9 @@ import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
 import { type ReplayHandoff, type ReplayHooks, SymbolsReplay } from '../modules/exchange/symbols/symbols-replay.ts'
 import { symbolsResultCachePlugin } from '../modules/exchange/symbols/symbols-result-cache.ts'
-import { graphqlRateLimitsPlugin } from '../rate-limits/graphql-calls-plugin.ts'
-import { loginRateLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
-import { checkLoginAttempt, penaliseFailedLogin } from '../rate-limits/rest-adapter.ts'
+import { graphqlCallLimitsPlugin } from '../rate-limits/graphql-calls-plugin.ts'
+import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
+import { restRateLimits } from '../rate-limits/rest-adapter.ts'
 import { graphiqlOptions } from './graphiql.ts'
 import { createRequestContext } from './request-context.ts'
 import { servedRoutes } from './routes.ts'
@@ -77,8 +77,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     plugins: [
       requestLogPlugin(services, states, finish, (pathname) => (servedByYoga(pathname) ? pathname : (router.pattern('OPTIONS', pathname) ?? UNMATCHED_ROUTE))),
       metricsEndpointPlugin(services),
-      graphqlRateLimitsPlugin(services, states, GRAPHQL_PATH),
-      loginRateLimitPlugin(services),
+      graphqlCallLimitsPlugin(services, states, GRAPHQL_PATH),
+      graphqlLoginLimitPlugin(services),
       graphqlLimitsPlugin(config),
       noStorePlugin(states),
       replay.plugin(),
@@ -95,14 +95,13 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
     yoga: (req, res, handoff) => void yoga(req, res, handoff),
   }
+  const restLimits = restRateLimits(services)
   const rest = restHandler(router, {
     context: (req) => openContext(req, openState(req)),
-    beforeHandler: async (route, ctx) => {
-      if (route.access === 'login') await checkLoginAttempt(services, ctx.state)
-    },
+    beforeHandler: (route, ctx) => restLimits.beforeHandler(route, ctx.state),
     onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
     onResponse: async (req, ctx, route, status, headers) => {
-      if (status === 401 && route.access === 'login') await penaliseFailedLogin(services, ctx.state)
+      await restLimits.answered(route, status, ctx.state)
       const corsHeaders = cors && getCORSHeadersByRequestAndOptions(fetchLike(req), cors)
       if (corsHeaders) for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value
       finish(ctx.state, req.method ?? 'GET', route.path, status, recordSink(headers))

@@ -20,7 +20,7 @@ import type { RateLimits } from './rate-limits.ts'
  *   they count against the login limits. Queries count once, when a resolver first asks for the
  *   caller.
  */
-export function graphqlRateLimitsPlugin(services: { rateLimits: Pick<RateLimits, 'consumeAnon'> }, states: RequestStates, graphqlPath: string): Plugin {
+export function graphqlCallLimitsPlugin(services: { rateLimits: Pick<RateLimits, 'consumeAnon'> }, states: RequestStates, graphqlPath: string): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (url.pathname !== graphqlPath || request.method === 'OPTIONS' || request.headers.has('authorization')) return

@@ -2,7 +2,7 @@ import type { GraphQLField } from 'graphql'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { schema } from '../src/app/schema.ts'
+import { schema } from '../src/app/graphql-schema.ts'
 import { ResultStore } from '../src/modules/exchange/symbols/result-store.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'

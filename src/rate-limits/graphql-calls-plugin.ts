@@ -2,7 +2,7 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
 import { AppError, toAppError } from '../core/errors.ts'
-import { toGraphQLError } from '../graphql/errors.ts'
+import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { rootSelection } from '../graphql/root-fields.ts'
 import type { RequestStates } from '../http/request-state.ts'
 import { countAnonymousCall } from './anonymous-calls.ts'

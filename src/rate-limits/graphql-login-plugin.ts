@@ -3,7 +3,7 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
-import { toGraphQLError } from '../graphql/errors.ts'
+import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { rootSelection } from '../graphql/root-fields.ts'
 import { type RateLimits, recordRateLimit } from './rate-limits.ts'
 

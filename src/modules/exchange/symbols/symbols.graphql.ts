@@ -99,7 +99,7 @@ const SymbolOrderBy = orderByInput('Symbol', SYMBOL_ORDERABLE)
 // answered without running any resolver here: symbolsResultCachePlugin keeps its result, and
 // SymbolsReplay repeats Yoga's whole answer, while the catalog is unchanged. Both still check the
 // token, `symbols:read` and the rate limit as `getSymbol`/`listSymbols` do; a change to what these
-// resolvers return must keep catalog-documents.ts's idea of "catalog only" true.
+// resolvers return must keep caches/catalog-documents.ts's idea of "catalog only" true.
 builder.queryField('symbols', (t) =>
   t.field({
     type: SymbolPage,

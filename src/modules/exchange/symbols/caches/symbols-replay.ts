@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext, RequestState, Services } from '../../../core/context.ts'
-import { PER_REQUEST_HEADERS } from '../../../http/request-log.ts'
+import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
 import { mayReadCatalog } from './symbols-result-cache.ts'
 

@@ -1,10 +1,10 @@
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext, RequestState, Services } from '../../../core/context.ts'
+import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { SYMBOLS_READ } from '../symbols.ts'
 import { readsOnlyCatalog } from './catalog-documents.ts'
 import { type CachedResult, ResultStore } from './result-store.ts'
-import { SYMBOLS_READ } from './symbols.ts'
 
 // Longer variables are answered uncached rather than kept as a key.
 const MAX_KEY_LENGTH = 2048

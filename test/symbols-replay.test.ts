@@ -32,7 +32,7 @@ afterAll(async () => {
   await server?.close()
 })
 
-const replays = () => server.services.metrics.graphqlReplays.value()
+const replays = () => server.services.metrics.graphqlRecordedAnswers.value()
 
 interface Sent {
   status: number

@@ -17,7 +17,7 @@ import { checkRequestTarget } from '../http/request-target.ts'
 import { restHandler, UNMATCHED_ROUTE } from '../http/rest-handler.ts'
 import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
-import { type ReplayHandoff, type ReplayHooks, SymbolsReplay } from '../modules/exchange/symbols/caches/symbols-replay.ts'
+import { type RecordedAnswerHooks, RecordedAnswers, type RecordingHandoff } from '../modules/exchange/symbols/caches/recorded-answers.ts'
 import { symbolsResultCachePlugin } from '../modules/exchange/symbols/caches/symbols-result-cache.ts'
 import { graphqlCallLimitsPlugin } from '../rate-limits/graphql-calls-plugin.ts'
 import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
@@ -58,7 +58,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const cors = config.corsOrigins.length
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
-  const replay = new SymbolsReplay(services)
+  const recordedAnswers = new RecordedAnswers(services)
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -70,7 +70,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
     maxRequestBodySize: false,
     // `res`: Node's response, which a subscription watches (its client leaving or not reading).
-    context: ({ request, requestContext, res }: { request: Request; res?: ServerResponse } & Partial<ReplayHandoff>) =>
+    context: ({ request, requestContext, res }: { request: Request; res?: ServerResponse } & Partial<RecordingHandoff>) =>
       requestContext ?? createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res)),
     // Rendered here; 5xx logged with their request id by requestLogPlugin.
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
@@ -81,15 +81,15 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       graphqlLoginLimitPlugin(services),
       graphqlLimitsPlugin(config),
       noStorePlugin(states),
-      replay.plugin(),
+      recordedAnswers.plugin(),
       // Last: a cache hit ends the onExecute chain.
-      symbolsResultCachePlugin(services, replay),
+      symbolsResultCachePlugin(services, recordedAnswers),
     ],
   })
   const openState = (req: IncomingMessage) =>
     openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
   const openContext = (req: IncomingMessage, state: RequestState) => createRequestContext(services, state, header(req, 'authorization'))
-  const replayHooks: ReplayHooks = {
+  const recordedAnswerHooks: RecordedAnswerHooks = {
     open: openState,
     context: openContext,
     finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
@@ -115,9 +115,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       if (!url) return
       // Preflights are Yoga's CORS plugin's, on every path.
       if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) {
-        const length = url.pathname === GRAPHQL_PATH ? replay.candidateLength(req, url) : undefined
+        const length = url.pathname === GRAPHQL_PATH ? recordedAnswers.candidateLength(req, url) : undefined
         if (length === undefined) void yoga(req, res)
-        else replay.serve(req, res, length, replayHooks).catch((error: unknown) => answerUnexpected(services, req, res, error))
+        else recordedAnswers.serve(req, res, length, recordedAnswerHooks).catch((error: unknown) => answerUnexpected(services, req, res, error))
       } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, req, res, error))
     },
   }

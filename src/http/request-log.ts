@@ -75,7 +75,7 @@ export function requestLogPlugin(services: { logger: Logger }, states: RequestSt
   const { logger } = services
   return {
     onRequest({ request, serverContext }) {
-      // A request read before Yoga (see SymbolsReplay) arrives with its state already open.
+      // A request read before Yoga (see RecordedAnswers) arrives with its state already open.
       const opened = (serverContext as { requestState?: RequestState } | undefined)?.requestState
       if (opened) states.adopt(request, opened)
       else states.start(request, socketAddress(serverContext))

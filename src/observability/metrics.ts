@@ -134,7 +134,7 @@ export class Metrics {
     { limit: 'anon' },
     { limit: 'api' },
   ])
-  readonly graphqlReplays = new Counter('graphql_replayed_total', 'GraphQL requests answered before Yoga with a recorded catalog answer.', [{}])
+  readonly graphqlRecordedAnswers = new Counter('graphql_replayed_total', 'GraphQL requests answered before Yoga with a recorded catalog answer.', [{}])
   readonly eventStreamsEnded = new Counter('event_streams_ended_total', 'Event streams the service ended (clients resume by id), by reason.', [
     { reason: 'token_expired' },
     { reason: 'token_revoked' },
@@ -158,7 +158,7 @@ export class Metrics {
       this.logins,
       this.refreshReuse,
       this.rateLimitRejections,
-      this.graphqlReplays,
+      this.graphqlRecordedAnswers,
       this.eventStreamsEnded,
       pool,
     ]
@@ -194,8 +194,9 @@ export class Metrics {
     this.refreshReuse.inc()
   }
 
-  graphqlReplayed(): void {
-    this.graphqlReplays.inc()
+  /** A GraphQL request answered before Yoga with a recorded catalog answer (RecordedAnswers). */
+  graphqlAnsweredFromRecording(): void {
+    this.graphqlRecordedAnswers.inc()
   }
 
   rateLimitRejected(limit: RateLimitName): void {

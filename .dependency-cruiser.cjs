@@ -2,7 +2,7 @@
  * The layers of src/, lowest first. A layer imports only itself and the layers below it; modules
  * import any layer but app/; app/ wires everything. No import cycles, type-only imports included.
  */
-const LAYERS = ['core', 'db', 'observability', 'rate-limits', 'http', 'graphql', 'modules', 'app']
+const LAYERS = ['core', 'db', 'observability', 'http', 'graphql', 'rate-limits', 'modules', 'app']
 
 const forbidden = [
   {

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 
 import { printSchema } from 'graphql'
 
-import { schema } from '../src/app/schema.ts'
+import { schema } from '../src/app/graphql-schema.ts'
 
 const file = new URL('../schema.graphql', import.meta.url)
 const printed = `${printSchema(schema)}\n`

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { MAX_BODY_BYTES } from '../src/http/json-body.ts'
+import { MAX_BODY_BYTES } from '../src/http/request-body.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'

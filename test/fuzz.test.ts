@@ -3,8 +3,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { schema } from '../src/app/graphql-schema.ts'
 import { routes } from '../src/app/routes.ts'
-import { schema } from '../src/app/schema.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { type FuzzContext, type FuzzRequest, fuzzRequest, Random } from './helpers/fuzz-requests.ts'

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
 import { AppError } from '../src/core/errors.ts'
-import { locateJsonError, parseJsonText } from '../src/http/json-body.ts'
+import { parseJsonText } from '../src/http/json-body.ts'
+import { locateJsonError } from '../src/http/json-error-location.ts'
 
 // Positions and messages as Python's json module reports them (FastAPI's json_invalid).
 const cases: [string, string, number][] = [

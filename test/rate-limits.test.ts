@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/core/config.ts'
 import { AppError } from '../src/core/errors.ts'
 import { clientIp, normaliseIp } from '../src/http/client-ip.ts'
-import { Metrics } from '../src/observability/metrics.ts'
+import { counterValue, Metrics } from '../src/observability/metrics.ts'
 import { ipRateLimitKey } from '../src/rate-limits/address-keys.ts'
 import { RateLimits } from '../src/rate-limits/rate-limits.ts'
 import { createTestClient } from './helpers/auth.ts'
@@ -70,8 +70,8 @@ function limiterBehaviour(redisUrl: string | undefined) {
     expect(await rateLimits.checkLogin({ client: bankA('10.0.0.2') })).toMatchObject({ remaining: 0 })
     expect((await refusal(rateLimits.checkLogin({ client: bankA('10.0.0.2') }))).kind).toBe('rate_limited')
     expect(await rateLimits.checkLogin({ client: bankA('10.0.0.9') })).toMatchObject({ remaining: 2 })
-    expect(metrics.rateLimitRejections.value({ limit: 'login_ip' })).toBe(1)
-    expect(metrics.rateLimitRejections.value({ limit: 'login_client_ip' })).toBe(1)
+    expect(await counterValue(metrics.rateLimitRejections, { limit: 'login_ip' })).toBe(1)
+    expect(await counterValue(metrics.rateLimitRejections, { limit: 'login_client_ip' })).toBe(1)
   })
 
   it('makes a failed attempt count double', async () => {
@@ -113,7 +113,7 @@ function limiterBehaviour(redisUrl: string | undefined) {
     await rateLimits.consumeAnon('10.3.0.1')
     expect((await refusal(() => rateLimits.consumeAnon('10.3.0.1'))).kind).toBe('rate_limited')
     expect(await rateLimits.consumeAnon('10.3.0.2')).toMatchObject({ remaining: 1 })
-    expect(metrics.rateLimitRejections.value({ limit: 'anon' })).toBe(1)
+    expect(await counterValue(metrics.rateLimitRejections, { limit: 'anon' })).toBe(1)
   })
 
   it('refuses with Retry-After and the RateLimit-* headers', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 
 import { assertTenantAccess, AuthContext, hasScope, isAdmin, type Principal, scopeAllows } from '../src/core/auth.ts'
 import { AppError, restErrorBody } from '../src/core/errors.ts'
-import { toGraphQLError } from '../src/graphql/errors.ts'
+import { toGraphQLError } from '../src/graphql/graphql-errors.ts'
 import { type TokenVerifier } from '../src/modules/auth/tokens/token-verifier.ts'
 
 const principal = (overrides: Partial<Principal> = {}): Principal => ({

@@ -1,9 +1,9 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols/caches/symbols-cache.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { setReferencePrice, setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'
-import { CATALOG_POLL_INTERVAL_MS } from '../src/modules/exchange/symbols/symbols-cache.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { withoutBackgroundPolls } from './helpers/background.ts'
 import { onPostgres } from './helpers/database.ts'

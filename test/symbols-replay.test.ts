@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'
+import { counterValue } from '../src/observability/metrics.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { LogSink } from './helpers/log-sink.ts'
 import { sendRaw } from './helpers/raw-http.ts'
@@ -32,7 +33,7 @@ afterAll(async () => {
   await server?.close()
 })
 
-const replays = () => server.services.metrics.graphqlReplays.value()
+const replays = () => counterValue(server.services.metrics.graphqlRecordedAnswers)
 
 interface Sent {
   status: number
@@ -46,10 +47,10 @@ interface Sent {
 async function send(body: string, headers: Record<string, string> = {}, token: string | null = bank.token): Promise<Sent> {
   const all: Record<string, string> = { 'content-type': 'application/json', ...headers }
   if (token) all.authorization = `Bearer ${token}`
-  const before = replays()
+  const before = await replays()
   const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: all, body })
   const text = await res.text()
-  return { status: res.status, headers: res.headers, text, replayed: replays() - before === 1 }
+  return { status: res.status, headers: res.headers, text, replayed: (await replays()) - before === 1 }
 }
 
 /** The headers that must match between two answers to the same request. */
@@ -91,7 +92,7 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
         status: 200,
         sub: bank.clientId,
       })
-    expect(server.services.metrics.httpRequests.value({ route: '/graphql', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(3)
+    expect(await counterValue(server.services.metrics.httpRequests, { route: '/graphql', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(3)
   })
 
   it('records each Accept, Content-Type and Origin apart, since Yoga answers each differently', async () => {
@@ -173,7 +174,7 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
       body: exact,
     })
     expect(withSearch.status).toBe(200)
-    const before = replays()
+    const before = await replays()
     const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(
         `${server.url}/graphql`,
@@ -188,7 +189,7 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
       req.end(exact.slice(10))
     })
     expect(chunked.status).toBe(200)
-    expect(replays()).toBe(before)
+    expect(await replays()).toBe(before)
     expect(JSON.parse(chunked.text).data.symbols.total).toBeGreaterThan(0)
   })
 

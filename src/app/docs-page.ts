@@ -6,7 +6,7 @@ import { z } from 'zod'
 
 import { notFound } from '../core/errors.ts'
 import { errorBodies } from '../http/api-contract.ts'
-import { RawBody } from '../http/rest-handler.ts'
+import { RawBody } from '../http/responses.ts'
 import type { DocumentedRoute } from '../http/router.ts'
 
 /**

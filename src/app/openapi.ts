@@ -17,7 +17,7 @@ import {
   validationErrorBody,
   validationExamples,
 } from '../http/api-contract.ts'
-import { JsonText } from '../http/rest-handler.ts'
+import { JsonText } from '../http/responses.ts'
 import type { DocumentedRoute, Route } from '../http/router.ts'
 
 /**

@@ -1,10 +1,5 @@
-import { AuthContext, type Principal } from '../core/auth.ts'
-import type { RequestContext, ResponseWatch, Services } from '../core/context.ts'
-import { AppError } from '../core/errors.ts'
-import type { RequestState } from '../core/request-state.ts'
-import { countAnonymousCall } from '../http/anonymous-calls.ts'
-import { recordRateLimit } from '../http/request-state.ts'
-import type { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
+import type { RequestContext, RequestState, ResponseWatch, Services } from '../core/context.ts'
+import { countedAuthContext } from '../rate-limits/counted-auth-context.ts'
 
 export function createRequestContext(
   services: Services,
@@ -17,59 +12,7 @@ export function createRequestContext(
     requestId: state.id,
     clientIp: state.clientIp,
     services,
-    auth: new CountedAuthContext(authorization ?? null, services.verifier, {
-      authenticated: async (principal, calls) => {
-        state.clientId = principal.clientId
-        recordRateLimit(state, await services.rateLimits.consumeApi(principal.clientId, calls))
-      },
-      refused: () => countAnonymousCall(services, state),
-    }),
+    auth: countedAuthContext(services, state, authorization),
     state,
-  }
-}
-
-interface Counting {
-  /** A verified caller: `calls` calls against its client's API limit. */
-  authenticated: (principal: Principal, calls: number) => Promise<void>
-  /** No token, or one that failed verification: one call against the address's anonymous limit. */
-  refused: () => Promise<void>
-}
-
-/**
- * Every request counts against a rate limit whichever face it came through, here, where both faces
- * obtain the caller: an authenticated one against its client's API limit (once, or once per root
- * mutation field, see `countAs`), one whose token is missing or bad against its address's
- * anonymous limit. Over the limit, `principal()` (and so every `require`) fails with 429 before
- * the operation does any work.
- */
-class CountedAuthContext extends AuthContext {
-  #counted: Promise<Principal> | undefined
-  #calls = 1
-
-  constructor(
-    header: string | null,
-    verifier: TokenVerifier,
-    private readonly counting: Counting,
-  ) {
-    super(header, verifier)
-  }
-
-  override countAs(calls: number): void {
-    if (this.#counted) throw new Error('countAs must be called before the caller is authenticated')
-    this.#calls = calls
-  }
-
-  override principal(): Promise<Principal> {
-    this.#counted ??= super.principal().then(
-      async (principal) => {
-        await this.counting.authenticated(principal, this.#calls)
-        return principal
-      },
-      async (error: unknown) => {
-        if (error instanceof AppError && error.kind === 'unauthenticated') await this.counting.refused()
-        throw error
-      },
-    )
-    return this.#counted
   }
 }

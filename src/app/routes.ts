@@ -9,7 +9,7 @@ import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
 import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
-import { userRoutes } from '../modules/users/users/users.rest.ts'
+import { userRoutes } from '../modules/tenants/users/users.rest.ts'
 import { docsPageRoutes } from './docs-page.ts'
 import { openApiRoutes } from './openapi.ts'
 

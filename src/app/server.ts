@@ -5,15 +5,11 @@ import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
 import type { GraphQLSchema } from 'graphql'
 import { createYoga, type YogaServerInstance } from 'graphql-yoga'
 
-import { type RequestContext, type Services } from '../core/context.ts'
+import { type RequestContext, type RequestState, type Services } from '../core/context.ts'
 import { AppError, restErrorBody } from '../core/errors.ts'
-import { type RequestState } from '../core/request-state.ts'
-import { toGraphQLError } from '../graphql/errors.ts'
+import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { graphqlLimitsPlugin } from '../graphql/limits.ts'
-import { loginRateLimitPlugin } from '../graphql/login-limit.ts'
-import { graphqlRateLimitsPlugin } from '../graphql/rate-limits.ts'
 import { watchResponse } from '../http/event-stream.ts'
-import { checkLoginAttempt, penaliseFailedLogin } from '../http/login-attempts.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
 import { openRequestState, requestIdFrom, RequestStates } from '../http/request-state.ts'
@@ -21,12 +17,15 @@ import { checkRequestTarget } from '../http/request-target.ts'
 import { restHandler, UNMATCHED_ROUTE } from '../http/rest-handler.ts'
 import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
-import { type ReplayHandoff, type ReplayHooks, SymbolsReplay } from '../modules/exchange/symbols/symbols-replay.ts'
-import { symbolsResultCachePlugin } from '../modules/exchange/symbols/symbols-result-cache.ts'
+import { type RecordedAnswerHooks, RecordedAnswers, type RecordingHandoff } from '../modules/exchange/symbols/caches/recorded-answers.ts'
+import { symbolsResultCachePlugin } from '../modules/exchange/symbols/caches/symbols-result-cache.ts'
+import { graphqlCallLimitsPlugin } from '../rate-limits/graphql-calls-plugin.ts'
+import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
+import { restRateLimits } from '../rate-limits/rest-adapter.ts'
 import { graphiqlOptions } from './graphiql.ts'
+import { schema } from './graphql-schema.ts'
 import { createRequestContext } from './request-context.ts'
 import { servedRoutes } from './routes.ts'
-import { schema } from './schema.ts'
 
 const GRAPHQL_PATH = '/graphql'
 
@@ -59,7 +58,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const cors = config.corsOrigins.length
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
-  const replay = new SymbolsReplay(services)
+  const recordedAnswers = new RecordedAnswers(services)
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -71,39 +70,38 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
     maxRequestBodySize: false,
     // `res`: Node's response, which a subscription watches (its client leaving or not reading).
-    context: ({ request, requestContext, res }: { request: Request; res?: ServerResponse } & Partial<ReplayHandoff>) =>
+    context: ({ request, requestContext, res }: { request: Request; res?: ServerResponse } & Partial<RecordingHandoff>) =>
       requestContext ?? createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res)),
     // Rendered here; 5xx logged with their request id by requestLogPlugin.
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     plugins: [
       requestLogPlugin(services, states, finish, (pathname) => (servedByYoga(pathname) ? pathname : (router.pattern('OPTIONS', pathname) ?? UNMATCHED_ROUTE))),
       metricsEndpointPlugin(services),
-      graphqlRateLimitsPlugin(services, states, GRAPHQL_PATH),
-      loginRateLimitPlugin(services),
+      graphqlCallLimitsPlugin(services, states, GRAPHQL_PATH),
+      graphqlLoginLimitPlugin(services),
       graphqlLimitsPlugin(config),
       noStorePlugin(states),
-      replay.plugin(),
+      recordedAnswers.plugin(),
       // Last: a cache hit ends the onExecute chain.
-      symbolsResultCachePlugin(services, replay),
+      symbolsResultCachePlugin(services, recordedAnswers),
     ],
   })
   const openState = (req: IncomingMessage) =>
     openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
   const openContext = (req: IncomingMessage, state: RequestState) => createRequestContext(services, state, header(req, 'authorization'))
-  const replayHooks: ReplayHooks = {
+  const recordedAnswerHooks: RecordedAnswerHooks = {
     open: openState,
     context: openContext,
     finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
     yoga: (req, res, handoff) => void yoga(req, res, handoff),
   }
+  const restLimits = restRateLimits(services)
   const rest = restHandler(router, {
     context: (req) => openContext(req, openState(req)),
-    beforeHandler: async (route, ctx) => {
-      if (route.access === 'login') await checkLoginAttempt(services, ctx.state)
-    },
+    beforeHandler: (route, ctx) => restLimits.beforeHandler(route, ctx.state),
     onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
     onResponse: async (req, ctx, route, status, headers) => {
-      if (status === 401 && route.access === 'login') await penaliseFailedLogin(services, ctx.state)
+      await restLimits.answered(route, status, ctx.state)
       const corsHeaders = cors && getCORSHeadersByRequestAndOptions(fetchLike(req), cors)
       if (corsHeaders) for (const [name, value] of Object.entries(corsHeaders)) headers[name.toLowerCase()] ??= value
       finish(ctx.state, req.method ?? 'GET', route.path, status, recordSink(headers))
@@ -117,9 +115,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       if (!url) return
       // Preflights are Yoga's CORS plugin's, on every path.
       if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) {
-        const length = url.pathname === GRAPHQL_PATH ? replay.candidateLength(req, url) : undefined
+        const length = url.pathname === GRAPHQL_PATH ? recordedAnswers.candidateLength(req, url) : undefined
         if (length === undefined) void yoga(req, res)
-        else replay.serve(req, res, length, replayHooks).catch((error: unknown) => answerUnexpected(services, req, res, error))
+        else recordedAnswers.serve(req, res, length, recordedAnswerHooks).catch((error: unknown) => answerUnexpected(services, req, res, error))
       } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, req, res, error))
     },
   }

@@ -19,7 +19,7 @@ import { EventRetention } from '../modules/exchange/events/event-retention.ts'
 import { EVENTS_CHANNEL, lastSequences, readEvents } from '../modules/exchange/events/events.repository.ts'
 import { Matching } from '../modules/exchange/matching/matching.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
-import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/symbols-cache.ts'
+import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/caches/symbols-cache.ts'
 import { Metrics } from '../observability/metrics.ts'
 import { RateLimits } from '../rate-limits/rate-limits.ts'
 

@@ -1,5 +1,4 @@
 import type { AuthContext } from './auth.ts'
-import type { RequestState } from './request-state.ts'
 
 /**
  * The process-wide services every operation reaches through `ctx.services`, built once at start.
@@ -34,4 +33,29 @@ export interface ResponseWatch {
   onClose(listener: () => void): void
   /** Cuts the connection unless the response is sent in full within `graceMs`. */
   cutUnlessFinished(graceMs: number): void
+}
+
+/** Where a caller stands against one limit, as the IETF RateLimit-* headers say it. */
+export interface RateLimitStatus {
+  limit: number
+  remaining: number
+  /** Seconds until the window resets (at least 1). */
+  resetSeconds: number
+}
+
+/** What the infrastructure learns about one HTTP request while serving it, for its response and log line. */
+export interface RequestState {
+  id: string
+  startedAt: bigint
+  clientIp: string
+  /** The authenticated client (`sub`), once a token was verified. */
+  clientId: string | undefined
+  /** The tightest rate limit the request counted against, for the RateLimit-* headers. */
+  rateLimit: RateLimitStatus | undefined
+  /** GraphQL operation name, when valid. */
+  operationName: string | undefined
+  /** The response carries tokens: no cache may store it (RFC 6749 §5.1). */
+  carriesTokens: boolean
+  /** Counted once against the anonymous limit already. */
+  anonymousCounted: boolean
 }

@@ -24,8 +24,9 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { Config } from '../core/config.ts'
 import { AppError, toAppError } from '../core/errors.ts'
-import { firstOutOfBounds, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_KEYS_PER_OBJECT, readLimited } from '../http/json-body.ts'
-import { errorResponse } from '../http/rest-handler.ts'
+import { firstOutOfBounds, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_KEYS_PER_OBJECT } from '../http/json-body.ts'
+import { MAX_BODY_BYTES, readLimited } from '../http/request-body.ts'
+import { errorResponse } from '../http/responses.ts'
 
 /**
  * Limits that stop abusive GraphQL documents before any resolver runs (docs/operations.md, "Abuse limits"). The cost of a

@@ -5,7 +5,7 @@ import type { Plugin } from 'graphql-yoga'
 import type { Config } from '../core/config.ts'
 import { AppError } from '../core/errors.ts'
 import { type Metrics, METRICS_CONTENT_TYPE } from '../observability/metrics.ts'
-import { errorResponse } from './rest-handler.ts'
+import { errorResponse } from './responses.ts'
 
 export const METRICS_PATH = '/metrics'
 
@@ -19,7 +19,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest()
 export function metricsEndpointPlugin(services: { config: Pick<Config, 'metricsToken'>; metrics: Metrics }): Plugin {
   const expected = services.config.metricsToken === undefined ? undefined : digest(`Bearer ${services.config.metricsToken}`)
   return {
-    onRequest({ request, url, endResponse }) {
+    async onRequest({ request, url, endResponse }) {
       if (url.pathname !== METRICS_PATH) return
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return endResponse(errorResponse(new AppError('method_not_allowed', `Method ${request.method} is not allowed here`, { headers: { allow: 'GET' } })))
@@ -31,7 +31,7 @@ export function metricsEndpointPlugin(services: { config: Pick<Config, 'metricsT
         if (!timingSafeEqual(digest(header), expected)) return endResponse(errorResponse(unauthorized('Invalid metrics token')))
       }
       endResponse(
-        new Response(request.method === 'HEAD' ? null : services.metrics.render(), {
+        new Response(request.method === 'HEAD' ? null : await services.metrics.render(), {
           headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' },
         }),
       )

@@ -2,12 +2,10 @@ import { getOperationAST } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 import type { Logger } from 'pino'
 
-import type { RequestContext } from '../core/context.ts'
+import type { RateLimitStatus, RequestContext, RequestState } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
-import { type RequestState } from '../core/request-state.ts'
 import type { Metrics } from '../observability/metrics.ts'
 import { requestLineWriter } from '../observability/request-line.ts'
-import { rateLimitHeaders } from '../rate-limits/rate-limits.ts'
 import { pathnameOf, type RequestStates } from './request-state.ts'
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/
@@ -20,6 +18,15 @@ export function logFailure(logger: Logger, error: AppError, requestId: string | 
   if (error.status >= 500) logger.error({ err: error.cause ?? error, requestId, kind: error.kind }, 'request failed')
 }
 
+/** The IETF RateLimit-* headers (draft 7, lower-case) saying where a caller stands. */
+export function rateLimitHeaderValues(status: RateLimitStatus): Record<string, string> {
+  return {
+    'ratelimit-limit': String(status.limit),
+    'ratelimit-remaining': String(status.remaining),
+    'ratelimit-reset': String(status.resetSeconds),
+  }
+}
+
 /** Where a finished request's headers go: a Fetch `Headers`, or a plain record on the REST face. */
 export interface HeaderSink {
   set(name: string, value: string): void
@@ -29,7 +36,10 @@ export interface HeaderSink {
 export type FinishRequest = (state: RequestState, method: string, route: string, status: number, headers: HeaderSink) => void
 
 /** The headers `requestFinisher` gives each response: never part of an answer kept for another request. */
-export const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set(['x-request-id', ...Object.keys(rateLimitHeaders({ limit: 0, remaining: 0, resetSeconds: 0 }))])
+export const PER_REQUEST_HEADERS: ReadonlySet<string> = new Set([
+  'x-request-id',
+  ...Object.keys(rateLimitHeaderValues({ limit: 0, remaining: 0, resetSeconds: 0 })),
+])
 
 /**
  * Once a response is ready, on either face: gives it `X-Request-Id` and the RateLimit-* headers of
@@ -43,7 +53,7 @@ export function requestFinisher(services: { logger: Logger; metrics: Metrics }):
   return (state, method, route, status, headers) => {
     headers.set('x-request-id', state.id)
     if (state.rateLimit && !headers.has('ratelimit-limit')) {
-      for (const [name, value] of Object.entries(rateLimitHeaders(state.rateLimit))) headers.set(name, value)
+      for (const [name, value] of Object.entries(rateLimitHeaderValues(state.rateLimit))) headers.set(name, value)
     }
     const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9
     metrics.httpRequest(route, method, status, seconds)
@@ -65,7 +75,7 @@ export function requestLogPlugin(services: { logger: Logger }, states: RequestSt
   const { logger } = services
   return {
     onRequest({ request, serverContext }) {
-      // A request read before Yoga (see SymbolsReplay) arrives with its state already open.
+      // A request read before Yoga (see RecordedAnswers) arrives with its state already open.
       const opened = (serverContext as { requestState?: RequestState } | undefined)?.requestState
       if (opened) states.adopt(request, opened)
       else states.start(request, socketAddress(serverContext))

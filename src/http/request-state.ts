@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 
-import type { RateLimitStatus, RequestState } from '../core/request-state.ts'
-import { tighter } from '../rate-limits/rate-limits.ts'
+import type { RequestState } from '../core/context.ts'
 import { clientIp } from './client-ip.ts'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -55,10 +54,6 @@ export class RequestStates {
   get(request: Request, socketAddress?: string): RequestState {
     return this.#states.get(request) ?? this.start(request, socketAddress)
   }
-}
-
-export function recordRateLimit(state: RequestState, status: RateLimitStatus | undefined): void {
-  state.rateLimit = tighter(state.rateLimit, status)
 }
 
 /** The path of a request's URL (`/` if the URL cannot be parsed). */

@@ -4,50 +4,8 @@ import type { RequestContext } from '../core/context.ts'
 import { AppError, restErrorBody, toAppError } from '../core/errors.ts'
 import { EventStreamWriter } from './event-stream.ts'
 import { readJsonBody } from './json-body.ts'
+import { EVENT_STREAM_HEADERS, EventStreamBody, JSON_CONTENT_TYPE, JsonText, RawBody } from './responses.ts'
 import type { Route, RouteAccess, Router } from './router.ts'
-
-/** A body already serialised to JSON (a cached answer, UTF-8), sent as is. */
-export class JsonText {
-  constructor(readonly bytes: Buffer) {}
-}
-
-/** A body that is not JSON (a page, a script, a stylesheet), sent as is with its content type. */
-export class RawBody {
-  constructor(
-    readonly bytes: Buffer,
-    readonly contentType: string,
-  ) {}
-}
-
-/**
- * A Server-Sent Events stream: the head is written (200, `text/event-stream`), then `open` takes
- * the response over and writes messages until it ends the stream or the client leaves.
- */
-export class EventStreamBody {
-  constructor(
-    readonly open: (stream: EventStreamWriter) => void,
-    /** The stream will never open (a HEAD request, a client already gone): frees what was taken for it. */
-    readonly cancel: () => void,
-  ) {}
-}
-
-const EVENT_STREAM_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-store',
-  // Proxies that buffer answers (nginx) would hold events back.
-  'x-accel-buffering': 'no',
-}
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
-
-/** A Fetch response with a JSON body, for answers given on the Yoga face (metrics, GraphQL limits). */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_CONTENT_TYPE, ...headers } })
-}
-
-export function errorResponse(error: AppError): Response {
-  return jsonResponse(error.status, restErrorBody(error), error.headers)
-}
 
 function parseQuery(url: URL): Record<string, string> {
   const query: Record<string, string> = {}

@@ -1,108 +1,18 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+
 /**
- * A small Prometheus registry (text exposition format 0.0.4) and the service's metrics.
- * Label values come from fixed sets (route patterns, known methods, status codes), never from
- * raw request data, so the number of series stays bounded whatever callers send.
+ * The service's metrics, on prom-client, each `Metrics` with its own registry (tests run several
+ * services in one process). Label values come from fixed sets (route patterns, known methods,
+ * status codes), never from raw request data, so the number of series stays bounded whatever
+ * callers send.
  */
 
-type Labels = Record<string, string>
-
-const escapeLabel = (value: string) => value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')
-
-function renderLabels(labels: Labels): string {
-  const entries = Object.entries(labels)
-  if (!entries.length) return ''
-  return `{${entries.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`
-}
-
-const formatValue = (value: number) => (Number.isFinite(value) ? String(value) : value > 0 ? '+Inf' : value < 0 ? '-Inf' : 'NaN')
-
-interface Metric {
-  render(): string
-}
-
-export class Counter implements Metric {
-  #values = new Map<string, { labels: Labels; value: number }>()
-
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    /** Series rendered as 0 before anything happened, so dashboards see them from the start. */
-    initial: Labels[] = [],
-  ) {
-    for (const labels of initial) this.inc(labels, 0)
-  }
-
-  inc(labels: Labels = {}, by = 1): void {
-    const key = JSON.stringify(labels)
-    const entry = this.#values.get(key)
-    if (entry) entry.value += by
-    else this.#values.set(key, { labels, value: by })
-  }
-
-  value(labels: Labels = {}): number {
-    return this.#values.get(JSON.stringify(labels))?.value ?? 0
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`]
-    for (const { labels, value } of this.#values.values()) lines.push(`${this.name}${renderLabels(labels)} ${formatValue(value)}`)
-    return lines.join('\n')
-  }
-}
-
-export class Histogram implements Metric {
-  #series = new Map<string, { labels: Labels; counts: number[]; sum: number; count: number }>()
-
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly buckets: number[],
-  ) {}
-
-  observe(labels: Labels, value: number): void {
-    const key = JSON.stringify(labels)
-    let series = this.#series.get(key)
-    if (!series) {
-      series = { labels, counts: this.buckets.map(() => 0), sum: 0, count: 0 }
-      this.#series.set(key, series)
-    }
-    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) series.counts[i]!++
-    series.sum += value
-    series.count++
-  }
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`]
-    for (const { labels, counts, sum, count } of this.#series.values()) {
-      this.buckets.forEach((le, i) => lines.push(`${this.name}_bucket${renderLabels({ ...labels, le: String(le) })} ${counts[i]}`))
-      lines.push(`${this.name}_bucket${renderLabels({ ...labels, le: '+Inf' })} ${count}`)
-      lines.push(`${this.name}_sum${renderLabels(labels)} ${formatValue(sum)}`)
-      lines.push(`${this.name}_count${renderLabels(labels)} ${count}`)
-    }
-    return lines.join('\n')
-  }
-}
-
-/** A gauge read when scraped. */
-export class Gauge implements Metric {
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly collect: () => { labels: Labels; value: number }[],
-  ) {}
-
-  render(): string {
-    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`]
-    for (const { labels, value } of this.collect()) lines.push(`${this.name}${renderLabels(labels)} ${formatValue(value)}`)
-    return lines.join('\n')
-  }
-}
-
-export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 export type RateLimitName = 'login_ip' | 'login_client_ip' | 'anon' | 'api'
+export type EventStreamEndReason = 'token_expired' | 'token_revoked' | 'resync' | 'shutdown'
 
 export interface PoolCounts {
   total: number
@@ -111,67 +21,90 @@ export interface PoolCounts {
 }
 
 /**
- * The service's metrics. Feature code records what only it knows through the named methods
- * (`loginSucceeded`, `loginFailed`, `refreshReuseDetected`); HTTP and rate-limit metrics are
- * recorded by the infrastructure.
+ * Feature code records what only it knows through the named methods (`loginSucceeded`,
+ * `loginFailed`, `refreshReuseDetected`); HTTP and rate-limit metrics are recorded by the
+ * infrastructure. Counters with labels start every known series at 0, so dashboards see them from
+ * the start.
  */
 export class Metrics {
-  readonly httpRequests = new Counter('http_requests_total', 'HTTP requests answered, by route pattern, method and status.')
-  readonly httpDuration = new Histogram(
-    'http_request_duration_seconds',
-    'Time from receiving a request to its response headers, by route pattern and method.',
-    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  readonly registry = new Registry()
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  })
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to its response headers, by route pattern and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  })
+  readonly logins = startedAtZero(
+    new Counter({ name: 'auth_logins_total', help: 'Login attempts by result.', labelNames: ['result'] as const, registers: [this.registry] }),
+    'result',
+    ['ok', 'failed'],
   )
-  readonly logins = new Counter('auth_logins_total', 'Login attempts by result.', [{ result: 'ok' }, { result: 'failed' }])
-  readonly refreshReuse = new Counter(
-    'auth_refresh_reuse_detected_total',
-    'Refresh tokens presented again after use (the session is revoked past the reuse window).',
-    [{}],
+  readonly refreshReuse = new Counter({
+    name: 'auth_refresh_reuse_detected_total',
+    help: 'Refresh tokens presented again after use (the session is revoked past the reuse window).',
+    registers: [this.registry],
+  })
+  readonly rateLimitRejections = startedAtZero(
+    new Counter({
+      name: 'rate_limit_rejections_total',
+      help: 'Requests refused with 429, by limit.',
+      labelNames: ['limit'] as const,
+      registers: [this.registry],
+    }),
+    'limit',
+    ['login_ip', 'login_client_ip', 'anon', 'api'] satisfies RateLimitName[],
   )
-  readonly rateLimitRejections = new Counter('rate_limit_rejections_total', 'Requests refused with 429, by limit.', [
-    { limit: 'login_ip' },
-    { limit: 'login_client_ip' },
-    { limit: 'anon' },
-    { limit: 'api' },
-  ])
-  readonly graphqlReplays = new Counter('graphql_replayed_total', 'GraphQL requests answered before Yoga with a recorded catalog answer.', [{}])
-  readonly eventStreamsEnded = new Counter('event_streams_ended_total', 'Event streams the service ended (clients resume by id), by reason.', [
-    { reason: 'token_expired' },
-    { reason: 'token_revoked' },
-    { reason: 'resync' },
-    { reason: 'shutdown' },
-  ])
-  readonly #metrics: Metric[]
+  readonly graphqlRecordedAnswers = new Counter({
+    name: 'graphql_replayed_total',
+    help: 'GraphQL requests answered before Yoga with a recorded catalog answer.',
+    registers: [this.registry],
+  })
+  readonly eventStreamsEnded = startedAtZero(
+    new Counter({
+      name: 'event_streams_ended_total',
+      help: 'Event streams the service ended (clients resume by id), by reason.',
+      labelNames: ['reason'] as const,
+      registers: [this.registry],
+    }),
+    'reason',
+    ['token_expired', 'token_revoked', 'resync', 'shutdown'] satisfies EventStreamEndReason[],
+  )
 
   constructor(poolCounts: () => PoolCounts) {
-    const pool = new Gauge('db_pool_connections', 'Database pool connections by state.', () => {
-      const counts = poolCounts()
-      return [
-        { labels: { state: 'total' }, value: counts.total },
-        { labels: { state: 'idle' }, value: counts.idle },
-        { labels: { state: 'waiting' }, value: counts.waiting },
-      ]
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Database pool connections by state.',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const counts = poolCounts()
+        this.set({ state: 'total' }, counts.total)
+        this.set({ state: 'idle' }, counts.idle)
+        this.set({ state: 'waiting' }, counts.waiting)
+      },
     })
-    this.#metrics = [
-      this.httpRequests,
-      this.httpDuration,
-      this.logins,
-      this.refreshReuse,
-      this.rateLimitRejections,
-      this.graphqlReplays,
-      this.eventStreamsEnded,
-      pool,
-    ]
   }
 
   /** Reports the open event streams (SSE and GraphQL subscriptions) of this process, read when scraped. */
   watchEventStreams(open: () => number): void {
-    this.#metrics.push(
-      new Gauge('event_streams_open', 'Event streams (SSE and GraphQL subscriptions) open in this process.', () => [{ labels: {}, value: open() }]),
-    )
+    new Gauge({
+      name: 'event_streams_open',
+      help: 'Event streams (SSE and GraphQL subscriptions) open in this process.',
+      registers: [this.registry],
+      collect() {
+        this.set(open())
+      },
+    })
   }
 
-  eventStreamEnded(reason: 'token_expired' | 'token_revoked' | 'resync' | 'shutdown'): void {
+  eventStreamEnded(reason: EventStreamEndReason): void {
     this.eventStreamsEnded.inc({ reason })
   }
 
@@ -194,15 +127,35 @@ export class Metrics {
     this.refreshReuse.inc()
   }
 
-  graphqlReplayed(): void {
-    this.graphqlReplays.inc()
+  /** A GraphQL request answered before Yoga with a recorded catalog answer (RecordedAnswers). */
+  graphqlAnsweredFromRecording(): void {
+    this.graphqlRecordedAnswers.inc()
   }
 
   rateLimitRejected(limit: RateLimitName): void {
     this.rateLimitRejections.inc({ limit })
   }
 
-  render(): string {
-    return `${this.#metrics.map((m) => m.render()).join('\n')}\n`
+  /**
+   * The Prometheus text format (0.0.4), written as before prom-client: no blank line between
+   * metrics and a bucket's `le` after its other labels (as client_golang writes it). Neither
+   * changes what a scraper reads; both keep the text that line-based consumers and tests compare.
+   */
+  async render(): Promise<string> {
+    const text = await this.registry.metrics()
+    return text.replace(/\n\n+/g, '\n').replace(/^([a-zA-Z_:][a-zA-Z0-9_:]*_bucket)\{le="([^"]*)",(.+)\} (\S+)$/gm, '$1{$3,le="$2"} $4')
   }
+}
+
+/** A counter whose series for each of `values` of `label` exist, at 0, before anything happened. */
+function startedAtZero<T extends string>(counter: Counter<T>, label: T, values: readonly string[]): Counter<T> {
+  for (const value of values) counter.inc({ [label]: value } as Partial<Record<T, string>>, 0)
+  return counter
+}
+
+/** A counter's value for one set of labels (0 when that series does not exist): for tests and checks. */
+export async function counterValue(counter: Counter, labels: Record<string, string> = {}): Promise<number> {
+  const { values } = await counter.get()
+  const wanted = Object.entries(labels)
+  return values.find((v) => Object.keys(v.labels).length === wanted.length && wanted.every(([k, x]) => String(v.labels[k]) === x))?.value ?? 0
 }

@@ -5,8 +5,9 @@ import type { Logger } from 'pino'
 import { type RateLimiterAbstract, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 
 import type { Config } from '../core/config.ts'
+import type { RateLimitStatus, RequestState } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
-import type { RateLimitStatus } from '../core/request-state.ts'
+import { rateLimitHeaderValues } from '../http/request-log.ts'
 import type { Metrics, RateLimitName } from '../observability/metrics.ts'
 import { ipRateLimitKey } from './address-keys.ts'
 import { WindowCounters } from './window-counters.ts'
@@ -27,18 +28,15 @@ export interface LoginKeys {
   client?: { id: string; ip: string }
 }
 
-export function rateLimitHeaders(status: RateLimitStatus): Record<string, string> {
-  return {
-    'ratelimit-limit': String(status.limit),
-    'ratelimit-remaining': String(status.remaining),
-    'ratelimit-reset': String(status.resetSeconds),
-  }
-}
-
 export function rateLimited(status: RateLimitStatus): AppError {
   return new AppError('rate_limited', 'Too many requests', {
-    headers: { 'retry-after': String(status.resetSeconds), ...rateLimitHeaders({ ...status, remaining: 0 }) },
+    headers: { 'retry-after': String(status.resetSeconds), ...rateLimitHeaderValues({ ...status, remaining: 0 }) },
   })
+}
+
+/** Keeps, for the request's RateLimit-* headers, the tighter of what it counted so far and `status`. */
+export function recordRateLimit(state: RequestState, status: RateLimitStatus | undefined): void {
+  state.rateLimit = tighter(state.rateLimit, status)
 }
 
 /** The tighter of two statuses: fewer requests left, or the same number left for longer. */

@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import type { Services } from '../../src/core/context.ts'
 import { KEY_RELOAD_INTERVAL_MS } from '../../src/modules/auth/keys/signing-keys.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS } from '../../src/modules/auth/sessions/revocations.ts'
-import { CATALOG_POLL_INTERVAL_MS } from '../../src/modules/exchange/symbols/symbols-cache.ts'
+import { CATALOG_POLL_INTERVAL_MS } from '../../src/modules/exchange/symbols/caches/symbols-cache.ts'
 import { eventually } from './eventually.ts'
 
 /** Runs `fn` with the periodic reloads stopped, so statement counts see only the requests' own. */

@@ -1,6 +1,6 @@
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestState } from '../../../core/request-state.ts'
+import type { RequestState } from '../../../core/context.ts'
 import type { RequestStates } from '../../../http/request-state.ts'
 
 /** RFC 6749 §5.1: a response carrying tokens must not be stored by any cache. */

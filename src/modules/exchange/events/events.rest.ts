@@ -1,5 +1,5 @@
 import { makeHeads } from '../../../core/lists.ts'
-import { EventStreamBody, JsonText } from '../../../http/rest-handler.ts'
+import { EventStreamBody, JsonText } from '../../../http/responses.ts'
 import type { DocumentedRoute, RestRequest } from '../../../http/router.ts'
 import { ORDERS_READ } from '../orders/orders.ts'
 import { symbolParams } from '../symbols/symbols.schemas.ts'

@@ -1,5 +1,5 @@
 import type { Page } from '../../../core/lists.ts'
-import { JsonText } from '../../../http/rest-handler.ts'
+import { JsonText } from '../../../http/responses.ts'
 import type { DocumentedRoute } from '../../../http/router.ts'
 import { orderEnvelope, orderRecord } from './order-records.ts'
 import type { OrderRow } from './orders.repository.ts'

@@ -1,9 +1,9 @@
 import type { Page } from '../../../core/lists.ts'
 import { commonRecord, type ListEnvelope, makeHeads } from '../../../core/lists.ts'
+import type { CachedSymbolPage } from './caches/symbols-cache.ts'
 import type { CurrencyRow } from './currencies.repository.ts'
 import type { SymbolRow } from './symbols.repository.ts'
 import { SYMBOL_HEAD_FIELDS } from './symbols.schemas.ts'
-import type { CachedSymbolPage } from './symbols-cache.ts'
 
 /** A currency property object, as the reference lists it. */
 export function currencyProperty(row: CurrencyRow) {

@@ -97,9 +97,9 @@ const SymbolOrderBy = orderByInput('Symbol', SYMBOL_ORDERABLE)
 
 // A document that reads only the catalog (these fields, `symbol`, and the types under them) may be
 // answered without running any resolver here: symbolsResultCachePlugin keeps its result, and
-// SymbolsReplay repeats Yoga's whole answer, while the catalog is unchanged. Both still check the
+// RecordedAnswers repeats Yoga's whole answer, while the catalog is unchanged. Both still check the
 // token, `symbols:read` and the rate limit as `getSymbol`/`listSymbols` do; a change to what these
-// resolvers return must keep catalog-documents.ts's idea of "catalog only" true.
+// resolvers return must keep caches/catalog-documents.ts's idea of "catalog only" true.
 builder.queryField('symbols', (t) =>
   t.field({
     type: SymbolPage,

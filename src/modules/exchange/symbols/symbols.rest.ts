@@ -1,4 +1,4 @@
-import { JsonText } from '../../../http/rest-handler.ts'
+import { JsonText } from '../../../http/responses.ts'
 import type { DocumentedRoute } from '../../../http/router.ts'
 import { symbolListJson, symbolRecord } from './symbol-records.ts'
 import { symbolListQuery, symbolListSchema, symbolParams, symbolRecordSchema } from './symbols.schemas.ts'

@@ -4,10 +4,10 @@ import { echoed, notFound } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
+import type { CachedSymbolPage } from './caches/symbols-cache.ts'
 import { type CurrencyRow, findCurrenciesByCodes } from './currencies.repository.ts'
 import { findSymbolByName, listSymbolRows, type SymbolRow } from './symbols.repository.ts'
 import { MAX_SYMBOL_LENGTH, symbolListQuery } from './symbols.schemas.ts'
-import type { CachedSymbolPage } from './symbols-cache.ts'
 
 export const SYMBOLS_READ = 'symbols:read'
 

@@ -1,8 +1,8 @@
-import type { Page } from '../../../core/lists.ts'
-import { ReloadLoop } from '../../../core/reload-loop.ts'
-import type { Db } from '../../../db/database.ts'
-import type { CurrencyRow } from './currencies.repository.ts'
-import { catalogFingerprint, findLiveSymbols, type SymbolRow } from './symbols.repository.ts'
+import type { Page } from '../../../../core/lists.ts'
+import { ReloadLoop } from '../../../../core/reload-loop.ts'
+import type { Db } from '../../../../db/database.ts'
+import type { CurrencyRow } from '../currencies.repository.ts'
+import { catalogFingerprint, findLiveSymbols, type SymbolRow } from '../symbols.repository.ts'
 
 /** Every process sees a symbol or currency change within this time (CLI, seed, other processes). */
 export const CATALOG_POLL_INTERVAL_MS = 1000

@@ -1,11 +1,10 @@
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext, Services } from '../../../core/context.ts'
-import type { RequestState } from '../../../core/request-state.ts'
+import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { SYMBOLS_READ } from '../symbols.ts'
 import { readsOnlyCatalog } from './catalog-documents.ts'
 import { type CachedResult, ResultStore } from './result-store.ts'
-import { SYMBOLS_READ } from './symbols.ts'
 
 // Longer variables are answered uncached rather than kept as a key.
 const MAX_KEY_LENGTH = 2048
@@ -22,12 +21,12 @@ const MAX_KEY_LENGTH = 2048
  * errors are never kept. A hit ends the `onExecute` chain: register this plugin after every plugin
  * whose `onExecute` must see each request.
  */
-/** Told of every catalog answer the cache gives, with the JSON Yoga will write (SymbolsReplay records it). */
+/** Told of every catalog answer the cache gives, with the JSON Yoga will write (RecordedAnswers records it). */
 export interface CatalogAnswers {
   noteCatalogAnswer(state: RequestState, json: string, generation: number): void
 }
 
-export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'>, replay: CatalogAnswers): Plugin {
+export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'>, answers: CatalogAnswers): Plugin {
   const store = new ResultStore(services.symbolsCache)
   const documents = new WeakMap<DocumentNode, number | null>()
   let nextDocumentId = 0
@@ -47,7 +46,7 @@ export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'
       if (cached) {
         const ctx = args.contextValue as unknown as RequestContext
         if (await mayReadCatalog(ctx)) {
-          replay.noteCatalogAnswer(ctx.state, cached.stringify(), generation)
+          answers.noteCatalogAnswer(ctx.state, cached.stringify(), generation)
           setResultAndStopExecution(cached)
         }
         return
@@ -58,7 +57,7 @@ export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'
           // What Yoga's result processor writes for a result without errors or extensions.
           const json = (result.stringify ?? JSON.stringify)(result)
           store.set(key, { data: result.data, stringify: () => json }, json.length, generation)
-          replay.noteCatalogAnswer((args.contextValue as unknown as RequestContext).state, json, generation)
+          answers.noteCatalogAnswer((args.contextValue as unknown as RequestContext).state, json, generation)
         },
       }
     },

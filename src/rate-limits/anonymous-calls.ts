@@ -1,6 +1,5 @@
-import type { RequestState } from '../core/request-state.ts'
-import type { RateLimits } from '../rate-limits/rate-limits.ts'
-import { recordRateLimit } from './request-state.ts'
+import type { RequestState } from '../core/context.ts'
+import { type RateLimits, recordRateLimit } from './rate-limits.ts'
 
 /**
  * Counts a call made without a valid access token against its address's allowance, once per

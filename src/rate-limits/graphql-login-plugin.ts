@@ -3,23 +3,22 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
-import { recordRateLimit } from '../http/request-state.ts'
-import type { RateLimits } from '../rate-limits/rate-limits.ts'
-import { toGraphQLError } from './errors.ts'
-import { rootSelection } from './root-fields.ts'
+import { toGraphQLError } from '../graphql/graphql-errors.ts'
+import { rootSelection } from '../graphql/root-fields.ts'
+import { type RateLimits, recordRateLimit } from './rate-limits.ts'
 
 /** The GraphQL mutations of login and refresh. */
 export const LOGIN_FIELDS = new Set(['login', 'refresh'])
 
 /**
- * The per-address half of the login limit (docs/operations.md, "Rate limits"), on both faces, before the attempt does any work:
- * a REST login/refresh counts one attempt (`checkLoginAttempt`), a GraphQL mutation one per
- * `login`/`refresh` field it selects (aliases cannot multiply attempts for free). A failed attempt —
- * 401 on REST (`penaliseFailedLogin`), an UNAUTHENTICATED error at a login/refresh field on GraphQL
- * — costs a second point. The per-client half needs the client id from the body and is counted by
- * the login operation itself (`rateLimits.checkLogin({ clientId })`).
+ * The per-address half of the login limit (docs/operations.md, "Rate limits") on the GraphQL face,
+ * before the attempt does any work: a mutation counts one attempt per `login`/`refresh` field it
+ * selects (aliases cannot multiply attempts for free), and each such field answered with an
+ * UNAUTHENTICATED error a second point, as a REST login/refresh does (`restRateLimits`). The
+ * per-client half needs the client id from the body and is counted by the login operation itself
+ * (`rateLimits.checkLogin({ clientId })`).
  */
-export function loginRateLimitPlugin(services: { rateLimits: Pick<RateLimits, 'checkLogin' | 'penaliseLogin'> }): Plugin {
+export function graphqlLoginLimitPlugin(services: { rateLimits: Pick<RateLimits, 'checkLogin' | 'penaliseLogin'> }): Plugin {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const responseKeys = loginResponseKeys(args.document, args.operationName ?? undefined)

@@ -8,7 +8,7 @@ import '../modules/exchange/fills/fills.graphql.ts'
 import '../modules/exchange/market/market.graphql.ts'
 import '../modules/exchange/events/events.graphql.ts'
 import '../modules/exchange/accounts/accounts.graphql.ts'
-import '../modules/users/users/users.graphql.ts'
+import '../modules/tenants/users/users.graphql.ts'
 
 import { lexicographicSortSchema } from 'graphql'
 

@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext, Services } from '../../../core/context.ts'
-import type { RequestState } from '../../../core/request-state.ts'
-import { PER_REQUEST_HEADERS } from '../../../http/request-log.ts'
+import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
 import { mayReadCatalog } from './symbols-result-cache.ts'
 
@@ -20,23 +19,23 @@ interface Recording {
 }
 
 /** What Yoga gets, as server context, with a request read here but not answered here. */
-export type ReplayHandoff = {
+export type RecordingHandoff = {
   /** Opened when the request arrived; Yoga's request log and context adopt it. */
   requestState: RequestState
   /** Present when the caller was already authenticated (and counted) here. */
   requestContext?: RequestContext
   /** Where Yoga's answer is recorded, if the result cache gives it; absent for an incomplete body. */
-  replayKey?: string
+  recordingKey?: string
 }
 
-export interface ReplayHooks {
+export interface RecordedAnswerHooks {
   /** Opens the request's state as it arrives (its id, address, start time). */
   open: (req: IncomingMessage) => RequestState
   context: (req: IncomingMessage, state: RequestState) => RequestContext
-  /** Adds the per-request headers to a replayed answer and logs it (as Yoga's would be). */
+  /** Adds the per-request headers to a recorded answer and logs it (as Yoga's would be). */
   finish: (state: RequestState, status: number, headers: Record<string, string>) => void
   /** Hands the request on: its body is already read. */
-  yoga: (req: IncomingMessage, res: ServerResponse, handoff: ReplayHandoff) => void
+  yoga: (req: IncomingMessage, res: ServerResponse, handoff: RecordingHandoff) => void
 }
 
 /**
@@ -51,7 +50,7 @@ export interface ReplayHooks {
  * request that is not a repeat, or whose caller fails any check, is handed to Yoga with the same
  * state and context, so it is answered, counted and logged exactly once, as it always was.
  */
-export class SymbolsReplay {
+export class RecordedAnswers {
   readonly #recordings: ResultStore<Recording>
   // The JSON the result cache answered a request with, and the catalog generation it holds for.
   readonly #answers = new WeakMap<RequestState, { json: string; generation: number }>()
@@ -73,27 +72,27 @@ export class SymbolsReplay {
     return Number.isInteger(length) && length > 0 && length <= MAX_BODY_BYTES ? length : undefined
   }
 
-  async serve(req: IncomingMessage, res: ServerResponse, length: number, hooks: ReplayHooks): Promise<void> {
+  async serve(req: IncomingMessage, res: ServerResponse, length: number, hooks: RecordedAnswerHooks): Promise<void> {
     const requestState = hooks.open(req)
     const { body, complete } = await readBody(req, length)
     // The client went away mid-body: Yoga answers (and logs) the part that came, as it always did.
     if (!complete) return hooks.yoga(withBody(req, body), res, { requestState })
-    const replayKey = `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n${body.toString('latin1')}`
-    const recording = this.#recordings.get(replayKey)
+    const recordingKey = `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n${body.toString('latin1')}`
+    const recording = this.#recordings.get(recordingKey)
     let requestContext: RequestContext | undefined
     if (recording) {
       requestContext = hooks.context(req, requestState)
-      if (await mayReadCatalog(requestContext)) return this.#replay(res, requestState, recording, hooks)
+      if (await mayReadCatalog(requestContext)) return this.#answerFromRecording(res, requestState, recording, hooks)
     }
-    hooks.yoga(withBody(req, body), res, { requestState, requestContext, replayKey })
+    hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey })
   }
 
   /** Records Yoga's answer to a handed-on request that the result cache answered. */
   plugin(): Plugin {
     return {
       onResponse: ({ response, serverContext }) => {
-        const handoff = serverContext as Partial<ReplayHandoff>
-        if (!handoff.replayKey || !handoff.requestState || response.status !== 200) return
+        const handoff = serverContext as Partial<RecordingHandoff>
+        if (!handoff.recordingKey || !handoff.requestState || response.status !== 200) return
         const answer = this.#answers.get(handoff.requestState)
         if (!answer) return
         if (!JSON_BODY.test(response.headers.get('content-type') ?? '')) return
@@ -104,16 +103,16 @@ export class SymbolsReplay {
           if (!PER_REQUEST_HEADERS.has(name)) headers[name] = value
         })
         const recording = { headers, body, operationName: handoff.requestState.operationName }
-        this.#recordings.set(handoff.replayKey, recording, body.length + handoff.replayKey.length, answer.generation)
+        this.#recordings.set(handoff.recordingKey, recording, body.length + handoff.recordingKey.length, answer.generation)
       },
     }
   }
 
-  #replay(res: ServerResponse, state: RequestState, recording: Recording, hooks: ReplayHooks): void {
+  #answerFromRecording(res: ServerResponse, state: RequestState, recording: Recording, hooks: RecordedAnswerHooks): void {
     state.operationName = recording.operationName
     const headers = { ...recording.headers }
     hooks.finish(state, 200, headers)
-    this.services.metrics.graphqlReplayed()
+    this.services.metrics.graphqlAnsweredFromRecording()
     if (res.destroyed || res.writableEnded) return
     res.writeHead(200, headers)
     res.end(recording.body)

@@ -2,12 +2,12 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
 import { AppError, toAppError } from '../core/errors.ts'
-import { countAnonymousCall } from '../http/anonymous-calls.ts'
+import { toGraphQLError } from '../graphql/graphql-errors.ts'
+import { rootSelection } from '../graphql/root-fields.ts'
 import type { RequestStates } from '../http/request-state.ts'
-import type { RateLimits } from '../rate-limits/rate-limits.ts'
-import { toGraphQLError } from './errors.ts'
-import { LOGIN_FIELDS } from './login-limit.ts'
-import { rootSelection } from './root-fields.ts'
+import { countAnonymousCall } from './anonymous-calls.ts'
+import { LOGIN_FIELDS } from './graphql-login-plugin.ts'
+import type { RateLimits } from './rate-limits.ts'
 
 /**
  * The API and anonymous limits on the GraphQL face (docs/operations.md, "Rate limits"):
@@ -20,7 +20,7 @@ import { rootSelection } from './root-fields.ts'
  *   they count against the login limits. Queries count once, when a resolver first asks for the
  *   caller.
  */
-export function graphqlRateLimitsPlugin(services: { rateLimits: Pick<RateLimits, 'consumeAnon'> }, states: RequestStates, graphqlPath: string): Plugin {
+export function graphqlCallLimitsPlugin(services: { rateLimits: Pick<RateLimits, 'consumeAnon'> }, states: RequestStates, graphqlPath: string): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (url.pathname !== graphqlPath || request.method === 'OPTIONS' || request.headers.has('authorization')) return

@@ -25,6 +25,7 @@ import pg from 'pg'
 
 import { cpuMs, type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
 import { formatInstances, type InstancesRun, measureInstances, seedDeepBook } from './instances.ts'
+import { MARKET_DATA_SYMBOL, MARKET_DATA_TRADES, seedTrades } from './market-data.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 // `node --import tsx`: one process per child, so stopping it stops the service itself.
@@ -37,6 +38,8 @@ const ONLY = env.BENCH_ONLY?.split(',').map((s) => s.trim())
 const EVENTS = !ONLY || ONLY.some((o) => 'events'.startsWith(o) || o.startsWith('events'))
 // Two instances share a database only on PostgreSQL (the embedded database is one process's).
 const INSTANCES = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'instances'.startsWith(o) || o.startsWith('instances')))
+// 1,000,000 trades are seeded by SQL on PostgreSQL only (`market data: …` scenarios).
+const MARKET_DATA = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'market data'.startsWith(o) || o.startsWith('market data')))
 // Tenants of the events scenario, each holding MAX_STREAMS_PER_CLIENT's default of streams.
 const EVENT_CLIENTS = 100
 
@@ -103,6 +106,10 @@ interface Scenario {
   options: (url: string) => Partial<autocannon.Options>
   /** The issue's goal: a ratio to the baseline, or req/s; and p99 ≤ 25 ms, 0 errors for all. */
   goal?: { ratio: number } | { requestsPerSec: number }
+  /** A p99 goal stricter than P99_GOAL_MS. */
+  p99?: number
+  /** Run only when this holds (a scenario needing seeded data). */
+  enabled?: boolean
 }
 
 const P99_GOAL_MS = 25
@@ -203,6 +210,11 @@ async function main() {
   // Every order the bench places is paid for (docs/accounts.md).
   await run(['bench/fund.ts', credentials.tenant_id, counterparty.tenant_id], serviceEnv)
   if (INSTANCES) await seedDeepBook(serviceEnv.DATABASE_URL!, counterparty)
+  if (MARKET_DATA) {
+    const started = Date.now()
+    await seedTrades(serviceEnv.DATABASE_URL!, counterparty)
+    process.stderr.write(`seeded ${MARKET_DATA_TRADES} trades on ${MARKET_DATA_SYMBOL} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
+  }
   const eventClients: Credentials[] = EVENTS ? JSON.parse(await run(['bench/events-clients.ts', String(EVENT_CLIENTS)], serviceEnv)) : []
 
   // As `npm start` runs it: the compiled service (`npm run bench` builds first).
@@ -283,18 +295,31 @@ async function main() {
           ],
         }),
       },
+      {
+        name: `market data: ticker (${MARKET_DATA_TRADES} trades stored)`,
+        p99: 20,
+        enabled: MARKET_DATA,
+        options: (url) => ({ url: `${url}/api/exchange/v1/symbols/${MARKET_DATA_SYMBOL}/ticker`, headers: auth }),
+      },
+      {
+        name: `market data: 1000 1m candles (${MARKET_DATA_TRADES} trades stored)`,
+        p99: 20,
+        enabled: MARKET_DATA,
+        options: (url) => ({ url: `${url}/api/exchange/v1/symbols/${MARKET_DATA_SYMBOL}/candles?interval=1m&limit=1000`, headers: auth }),
+      },
     ]
 
     const baselineScenario: Scenario = { name: 'baseline (node:http, precomputed bytes)', options: () => ({}) }
     const results: Result[] = []
     for (const scenario of scenarios) {
       if (ONLY && !ONLY.some((o) => scenario.name.startsWith(o))) continue
+      if (scenario.enabled === false) continue
       process.stderr.write(`running: baseline, then ${scenario.name}\n`)
       const base = await measure(baselineScenario, baseline.url)
       const result = await measure(scenario, service.url, cpu)
       result.baselineRequestsPerSec = base.requestsPerSec
       result.ratio = Number((result.requestsPerSec / base.requestsPerSec).toFixed(3))
-      judge(result, scenario.goal)
+      judge(result, scenario.goal, scenario.p99)
       results.push(result)
       errors += result.errors
     }
@@ -391,9 +416,9 @@ async function databaseCpuMs(databaseUrl: string | undefined): Promise<number> {
 }
 
 /** Fills in the goal text and whether this run met it (throughput or ratio, p99, no errors). */
-function judge(result: Result, goal: Scenario['goal']): void {
+function judge(result: Result, goal: Scenario['goal'], p99 = P99_GOAL_MS): void {
   const parts: string[] = []
-  let met = result.p99 <= P99_GOAL_MS && result.errors === 0
+  let met = result.p99 <= p99 && result.errors === 0
   if (goal && 'ratio' in goal) {
     parts.push(`≥ ${goal.ratio.toFixed(2)}×`)
     met &&= result.ratio! >= goal.ratio
@@ -401,7 +426,7 @@ function judge(result: Result, goal: Scenario['goal']): void {
     parts.push(`≥ ${goal.requestsPerSec} req/s`)
     met &&= result.requestsPerSec >= goal.requestsPerSec
   }
-  parts.push(`p99 ≤ ${P99_GOAL_MS} ms`, '0 errors')
+  parts.push(`p99 ≤ ${p99} ms`, '0 errors')
   result.goal = parts.join(', ')
   result.goalMet = met
 }

@@ -6,6 +6,7 @@ import { accountRoutes } from '../modules/exchange/accounts/accounts.rest.ts'
 import { eventRoutes } from '../modules/exchange/events/events.rest.ts'
 import { fillRoutes } from '../modules/exchange/fills/fills.rest.ts'
 import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
+import { marketDataRoutes } from '../modules/exchange/market-data/market-data.rest.ts'
 import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
@@ -24,6 +25,7 @@ export const routes: DocumentedRoute[] = [
   ...keyRoutes,
   ...symbolRoutes,
   ...marketRoutes,
+  ...marketDataRoutes,
   ...orderRoutes,
   ...fillRoutes,
   ...accountRoutes,

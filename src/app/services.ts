@@ -17,6 +17,7 @@ import { EventHub } from '../modules/exchange/events/event-hub.ts'
 import { decodeNotification } from '../modules/exchange/events/event-notifications.ts'
 import { EventRetention } from '../modules/exchange/events/event-retention.ts'
 import { EVENTS_CHANNEL, lastSequences, readEvents } from '../modules/exchange/events/events.repository.ts'
+import { MarketDay } from '../modules/exchange/market-data/market-day.ts'
 import { Matching } from '../modules/exchange/matching/matching.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/caches/symbols-cache.ts'
@@ -45,6 +46,8 @@ export interface AppServices {
   /** Wake-ups from other processes' matching passes (PostgreSQL only). */
   eventNotifications: NotificationListener | undefined
   eventRetention: EventRetention
+  /** The market's day and clock: the reference price roll, candle and ticker windows (docs/market-data.md). */
+  marketDay: MarketDay
 }
 
 // How often each followed stream's last sequence is checked: the longest a lost wake-up delays an event.
@@ -120,8 +123,11 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       // each under the 50 ms bound (docs/matching.md, "Bounded steps").
       ...(database.kind === 'pglite' ? { fillsPerStep: 10, ordersPerStep: 25 } : {}),
       events: { committed: (keys) => events.wake(keys), ...(eventNotifications ? { notify: { instance } } : {}) },
+      marketTimeZone: config.marketTimezone,
     })
     await matching.warm()
+    const marketDay = new MarketDay(db, config.marketTimezone)
+    marketDay.start((err) => logger.warn({ err }, 'reference price roll failed'))
     return {
       config,
       database,
@@ -139,6 +145,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       events,
       eventNotifications,
       eventRetention,
+      marketDay,
     }
   } catch (error) {
     await rateLimits.close()
@@ -159,6 +166,7 @@ async function warnOfPlainKeys(db: Db, config: Config, logger: Logger): Promise<
 
 export async function closeServices(services: Services): Promise<void> {
   services.events.close()
+  services.marketDay.stop()
   await Promise.all([
     services.keys.stop(),
     services.revocations.stop(),

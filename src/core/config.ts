@@ -33,6 +33,16 @@ const proxyHops = z
   .transform((v) => (v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' ? 0 : Number(v)))
   .pipe(z.number().int().min(0, 'must be true, false or a number of proxy hops (0 to 10)').max(10, 'must be true, false or a number of proxy hops (0 to 10)'))
 
+/** Whether the runtime knows the zone (an IANA name: `Asia/Tehran`, `UTC`, …). */
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
 const envSchema = z.object({
   PORT: integer(0, 65535).default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -67,6 +77,7 @@ const envSchema = z.object({
   EVENTS_PING_SECONDS: integer(1, 15).default(15),
   CONNECTION_IDLE_SECONDS: integer(1, 3600).default(5),
   MAX_CONNECTIONS_PER_ADDRESS: integer(1, 1_000_000).default(256),
+  MARKET_TIMEZONE: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone name, e.g. Asia/Tehran').default('Asia/Tehran'),
   METRICS_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters')
@@ -115,6 +126,8 @@ export type Config = {
   connectionIdleSeconds: number
   /** Connections open at once from one remote address; more are closed as they come. */
   maxConnectionsPerAddress: number
+  /** The market's time zone: market days (the reference price roll, `1d` candles) and candle alignment follow it. */
+  marketTimezone: string
 }
 
 export class ConfigError extends Error {}
@@ -166,5 +179,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventsPingSeconds: e.EVENTS_PING_SECONDS,
     connectionIdleSeconds: e.CONNECTION_IDLE_SECONDS,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    marketTimezone: e.MARKET_TIMEZONE,
   }
 }

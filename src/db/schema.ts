@@ -25,6 +25,7 @@ export interface Database {
   tenant_events: TenantEventTable
   tenant_event_counters: TenantEventCounterTable
   market_events: MarketEventTable
+  candles: CandleTable
   users: UserTable
   accounts: AccountTable
   ledger_entries: LedgerEntryTable
@@ -117,6 +118,8 @@ export interface SymbolTable {
   /** Percent of a fill's notional the resting (maker) and the arriving (taker) order pay, in the quote currency (migration 2026-12-04). */
   maker_fee_percent: ColumnType<string, string | undefined, string>
   taker_fee_percent: ColumnType<string, string | undefined, string>
+  /** When `reference_price` was last set: by an operator, or the market day's start it was rolled for (migration 2026-12-05). */
+  reference_price_at: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface OrderTable {
@@ -233,14 +236,33 @@ export interface TenantEventCounterTable {
   last_sequence: number
 }
 
-/** A symbol's stream: trades and book level changes, numbered by `symbol_books.market_sequence`. */
+/** A symbol's stream: trades, book level changes and candles, numbered by `symbol_books.market_sequence`. */
 export interface MarketEventTable {
   symbol: string
   sequence: number
-  type: 'trade' | 'book'
+  type: 'trade' | 'book' | 'candle'
   created_at: string
   /** The event's JSON body exactly as delivered. */
   payload: string
+}
+
+/**
+ * A candle: the trades of one symbol in one interval, kept by the matching pass in the step that
+ * writes them (migration 2026-12-05). Intervals are aligned to MARKET_TIMEZONE's wall clock.
+ */
+export interface CandleTable {
+  symbol: string
+  interval: '1m' | '5m' | '15m' | '1h' | '4h' | '1d'
+  open_time: string
+  /** The interval's last microsecond. */
+  close_time: string
+  open: Decimal
+  high: Decimal
+  low: Decimal
+  close: Decimal
+  volume: Decimal
+  quote_volume: Decimal
+  trade_count: ColumnType<number, number, number>
 }
 
 /** One per (tenant, currency), made on first use; `balance ≥ hold ≥ 0` (migration 2026-12-04). */

@@ -338,6 +338,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/symbols/{symbol}/candles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A symbol's candles
+         * @description OHLC candles of one interval, oldest first; intervals without trades are left out. `1h` and `4h` candles are aligned to the wall clock of `MARKET_TIMEZONE` and `1d` candles are its market days. With `from`, the first `limit` candles from it; without, the latest `limit` (up to `to`). The newest candle is live: it includes every trade committed before the request.
+         *
+         *     Requires the scope `symbols:read`.
+         */
+        get: operations["listCandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/v1/symbols/{symbol}/events": {
         parameters: {
             query?: never;
@@ -360,6 +382,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/symbols/{symbol}/ticker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A symbol's 24-hour ticker
+         * @description The last 24 hours to the minute (the current minute and the 1,439 before it): first, high, low and last trade prices, volumes, trade count, the best bid and ask and the reference price. Every trade committed before the request is counted. Public market data: no tenant appears in it.
+         *
+         *     Requires the scope `symbols:read`.
+         */
+        get: operations["getTicker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/v1/symbols/{symbol}/trades": {
         parameters: {
             query?: never;
@@ -374,6 +418,50 @@ export interface paths {
          *     Requires the scope `symbols:read`.
          */
         get: operations["listTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/tickers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every active symbol's 24-hour ticker
+         * @description The tickers of the active symbols, in symbol order, as `GET …/symbols/<symbol>/ticker` answers each.
+         *
+         *     Requires the scope `symbols:read`.
+         */
+        get: operations["listTickers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's clock
+         * @description For aligning a client clock with the one candles and tickers are computed with. No token needed.
+         *
+         *     No token needed.
+         */
+        get: operations["getServerTime"];
         put?: never;
         post?: never;
         delete?: never;
@@ -753,6 +841,59 @@ export interface components {
             /** @description Orders now resting at this price. */
             orders: number;
         };
+        Candle: {
+            /** @description The interval's first instant. */
+            open_time: components["schemas"]["Timestamp"];
+            /** @description The interval's last microsecond (the next one opens right after). */
+            close_time: components["schemas"]["Timestamp"];
+            /** @description The interval's first trade price. */
+            open: components["schemas"]["Decimal"];
+            high: components["schemas"]["Decimal"];
+            low: components["schemas"]["Decimal"];
+            /** @description The interval's latest trade price. */
+            close: components["schemas"]["Decimal"];
+            /** @description Base quantity traded. */
+            volume: components["schemas"]["Decimal"];
+            /** @description Σ price × quantity, in the quote currency. */
+            quote_volume: components["schemas"]["Decimal"];
+            trade_count: number;
+        };
+        CandleEvent: {
+            /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
+            sequence: number;
+            /** @constant */
+            type: "candle";
+            created_at: components["schemas"]["Timestamp"];
+            candle: components["schemas"]["CandleUpdate"];
+        };
+        CandleList: {
+            /** @example USD-IRR */
+            symbol: string;
+            /** @enum {string} */
+            interval: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+            /** @description Oldest first; intervals without trades are left out; the newest may still be open. */
+            items: components["schemas"]["Candle"][];
+        };
+        /** @description The 1m candle as the trade left it: replace the candle with the same `open_time`, or append it. */
+        CandleUpdate: {
+            /** @constant */
+            interval: "1m";
+            /** @description The interval's first instant. */
+            open_time: components["schemas"]["Timestamp"];
+            /** @description The interval's last microsecond (the next one opens right after). */
+            close_time: components["schemas"]["Timestamp"];
+            /** @description The interval's first trade price. */
+            open: components["schemas"]["Decimal"];
+            high: components["schemas"]["Decimal"];
+            low: components["schemas"]["Decimal"];
+            /** @description The interval's latest trade price. */
+            close: components["schemas"]["Decimal"];
+            /** @description Base quantity traded. */
+            volume: components["schemas"]["Decimal"];
+            /** @description Σ price × quantity, in the quote currency. */
+            quote_volume: components["schemas"]["Decimal"];
+            trade_count: number;
+        };
         ClientIdentity: {
             /** @description The client id. */
             uid: components["schemas"]["Uuid"];
@@ -1109,7 +1250,7 @@ export interface components {
              */
             expires_in: number;
         };
-        MarketEvent: components["schemas"]["TradeEvent"] | components["schemas"]["BookEvent"];
+        MarketEvent: components["schemas"]["TradeEvent"] | components["schemas"]["BookEvent"] | components["schemas"]["CandleEvent"];
         MarketEventList: {
             /**
              * @description Display labels keyed by field name.
@@ -1131,6 +1272,7 @@ export interface components {
                 created_at: components["schemas"]["Head"];
                 trade: components["schemas"]["Head"];
                 book: components["schemas"]["Head"];
+                candle: components["schemas"]["Head"];
             };
             items: components["schemas"]["MarketEvent"][];
             /** @description Records matching the filters, over all pages. */
@@ -1412,6 +1554,15 @@ export interface components {
              */
             expires_in: number;
         };
+        ServerTime: {
+            /** @description The server's clock (UTC, as every timestamp of the API). */
+            server_time: components["schemas"]["Timestamp"];
+            /**
+             * @description The same instant in milliseconds since 1970-01-01T00:00:00Z.
+             * @example 1764106200123
+             */
+            epoch_ms: number;
+        };
         /**
          * @description `error` is `service_unavailable`; `detail` repeats `message`.
          * @example {
@@ -1502,6 +1653,76 @@ export interface components {
                 is_active: components["schemas"]["Head"];
             };
             items: components["schemas"]["Symbol"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
+        Ticker: {
+            /** @example USD-IRR */
+            symbol: string;
+            /** @description The symbol's latest trade price, however long ago; null before its first trade. */
+            last_price: components["schemas"]["Decimal"] | null;
+            /** @description The window's first trade price; null while nothing traded in the window. */
+            open_price: components["schemas"]["Decimal"] | null;
+            /** @description The window's highest trade price; null while nothing traded in it. */
+            high_price: components["schemas"]["Decimal"] | null;
+            /** @description The window's lowest trade price; null while nothing traded in it. */
+            low_price: components["schemas"]["Decimal"] | null;
+            /** @description Base quantity traded in the window. */
+            volume: components["schemas"]["Decimal"];
+            /** @description Σ price × quantity of the window’s trades, in the quote currency. */
+            quote_volume: components["schemas"]["Decimal"];
+            /** @description The window's last trade price less its first; null while nothing traded in it. */
+            price_change: components["schemas"]["Decimal"] | null;
+            /** @description `price_change` as a percent of `open_price`, 2 places; null while nothing traded in the window. */
+            price_change_percent: components["schemas"]["Decimal"] | null;
+            /** @description Trades in the window. */
+            trade_count: number;
+            /** @description The highest resting buy price; null when no buy rests. */
+            best_bid: components["schemas"]["Decimal"] | null;
+            /** @description The lowest resting sell price; null when no sell rests. */
+            best_ask: components["schemas"]["Decimal"] | null;
+            /** @description Today's reference price (the daily price band's centre); null until one is set or rolled. */
+            reference_price: components["schemas"]["Decimal"] | null;
+            /** @description The first instant counted: the start of the minute 23 h 59 min before the current one. */
+            window_start: components["schemas"]["Timestamp"];
+            /** @description The time of the request: every trade committed before it is counted. */
+            window_end: components["schemas"]["Timestamp"];
+        };
+        TickerList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "symbol": {
+             *         "en": "Symbol"
+             *       },
+             *       "last_price": {
+             *         "en": "Last Price"
+             *       },
+             *       "open_price": {
+             *         "en": "Open Price"
+             *       }
+             *     }
+             */
+            heads: {
+                symbol: components["schemas"]["Head"];
+                last_price: components["schemas"]["Head"];
+                open_price: components["schemas"]["Head"];
+                high_price: components["schemas"]["Head"];
+                low_price: components["schemas"]["Head"];
+                volume: components["schemas"]["Head"];
+                quote_volume: components["schemas"]["Head"];
+                price_change: components["schemas"]["Head"];
+                price_change_percent: components["schemas"]["Head"];
+                trade_count: components["schemas"]["Head"];
+                best_bid: components["schemas"]["Head"];
+                best_ask: components["schemas"]["Head"];
+                reference_price: components["schemas"]["Head"];
+                window_start: components["schemas"]["Head"];
+                window_end: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Ticker"][];
             /** @description Records matching the filters, over all pages. */
             total: number;
             offset: number;
@@ -3003,6 +3224,86 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    listCandles: {
+        parameters: {
+            query: {
+                /** @description The candle length: `1m 5m 15m 1h 4h 1d` (`1d`: the market day of `MARKET_TIMEZONE`). */
+                interval: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                /** @description Candles that opened at or after this (ISO 8601 with a time and a zone). With it, the first `limit` candles from it. */
+                from?: string;
+                /** @description Candles that opened at or before this (ISO 8601 with a time and a zone). Without `from`, the latest `limit` up to it. */
+                to?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A symbol name, `<BASE>-<QUOTE>`; case-insensitive. */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The candles */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CandleList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No symbol has this name */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     streamMarketEvents: {
         parameters: {
             query?: {
@@ -3098,6 +3399,77 @@ export interface operations {
             504: components["responses"]["GatewayTimeout"];
         };
     };
+    getTicker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A symbol name, `<BASE>-<QUOTE>`; case-insensitive. */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticker */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticker"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No symbol has this name */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     listTrades: {
         parameters: {
             query?: {
@@ -3170,6 +3542,87 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTickers: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tickers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TickerList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `symbols:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getServerTime: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The time */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerTime"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     createTransfer: {

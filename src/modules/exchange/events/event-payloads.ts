@@ -1,12 +1,13 @@
 import { type DecimalValue, formatDecimalAtLeast } from '../../../core/decimal.ts'
 import type { FillRecord } from '../fills/fill-records.ts'
 import type { TradeRecord } from '../market/trade-records.ts'
+import type { CandleEventBody } from '../market-data/candles.ts'
 import { orderRecord } from '../orders/order-records.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 
 /** Types of the events of a tenant's stream that a matching pass writes. */
 export type TenantEventType = 'order.created' | 'order.updated' | 'fill' | 'balance'
-export type MarketEventType = 'trade' | 'book'
+export type MarketEventType = 'trade' | 'book' | 'candle'
 
 /**
  * A tenant event's JSON body after its `"sequence"` member (`,"type":…}`): the statement that
@@ -18,7 +19,12 @@ export function tenantEventTail(type: TenantEventType, createdAt: string, order:
 }
 
 /** A market event's whole JSON body: its sequence is the symbol's, known to the pass. */
-export function marketEventPayload(sequence: number, type: MarketEventType, createdAt: string, body: { trade: TradeRecord } | { book: BookLevel }): string {
+export function marketEventPayload(
+  sequence: number,
+  type: MarketEventType,
+  createdAt: string,
+  body: { trade: TradeRecord } | { book: BookLevel } | { candle: CandleEventBody },
+): string {
   return JSON.stringify({ sequence, type, created_at: createdAt, ...body })
 }
 

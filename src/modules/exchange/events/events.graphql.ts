@@ -5,6 +5,8 @@ import { Fill } from '../fills/fills.graphql.ts'
 import type { FillRow } from '../fills/fills.repository.ts'
 import { TradeType } from '../market/market.graphql.ts'
 import type { TradeRow } from '../market/market.repository.ts'
+import type { CandleRecord } from '../market-data/candles.ts'
+import { CandleType } from '../market-data/market-data.graphql.ts'
 import { Order, OrderSideType } from '../orders/orders.graphql.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { eventIterator, type StreamItem } from './event-streams.ts'
@@ -42,6 +44,7 @@ interface MarketEventBody {
   created_at: string
   trade?: TradeRow
   book?: BookLevelChange
+  candle?: CandleRecord
 }
 
 // The hub hands one event object to every stream of its key: its body is parsed once for all of
@@ -98,13 +101,19 @@ const BookLevelChangeType = builder.objectRef<BookLevelChange>('BookLevelChange'
 })
 
 const MarketEvent = builder.objectRef<MarketEventBody>('MarketEvent').implement({
-  description: "A trade or a book level change of a symbol's market.",
+  description: "A trade, a book level change or the 1m candle a trade updated, of a symbol's market.",
   fields: (t) => ({
     sequence: t.string({ ...sequenceField, resolve: (e) => String(e.sequence) }),
-    type: t.exposeString('type', { description: '`trade` or `book`.' }),
+    type: t.exposeString('type', { description: '`trade`, `book` or `candle`.' }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.created_at }),
     trade: t.field({ type: TradeType, nullable: true, description: 'The trade of a `trade` event.', resolve: (e) => e.trade ?? null }),
     book: t.field({ type: BookLevelChangeType, nullable: true, description: 'The level of a `book` event.', resolve: (e) => e.book ?? null }),
+    candle: t.field({
+      type: CandleType,
+      nullable: true,
+      description: 'The 1m candle a `candle` event carries, as its trade left it: replace the candle with the same openTime, or append it.',
+      resolve: (e) => e.candle ?? null,
+    }),
   }),
 })
 

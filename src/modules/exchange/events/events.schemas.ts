@@ -6,14 +6,15 @@ import { queryInt } from '../../../core/validation.ts'
 import { accountRecordSchema, ledgerEntrySchema } from '../accounts/accounts.schemas.ts'
 import { fillRecordSchema } from '../fills/fills.schemas.ts'
 import { tradeRecordSchema } from '../market/market.schemas.ts'
+import { candleEventBodySchema } from '../market-data/market-data.schemas.ts'
 import { ORDER_SIDES, orderRecordSchema } from '../orders/orders.schemas.ts'
 
 export const TENANT_EVENT_TYPES = ['order.created', 'order.updated', 'fill', 'balance'] as const
-export const MARKET_EVENT_TYPES = ['trade', 'book'] as const
+export const MARKET_EVENT_TYPES = ['trade', 'book', 'candle'] as const
 
 /** An event's fields, in order: a tenant event's, a market event's (which carries `trade` or `book`). */
 export const TENANT_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'order', 'fill', 'account', 'entry'] as const
-export const MARKET_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'trade', 'book'] as const
+export const MARKET_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'trade', 'book', 'candle'] as const
 
 /** A sequence as a query parameter or a GraphQL argument: text of digits (or an integer), 0 or more. */
 export const sequenceParam = queryInt.pipe(z.number().int().min(0))
@@ -90,6 +91,7 @@ export const marketEventSchema = z
   .union([
     z.object({ sequence, type: z.literal('trade'), created_at: timestampText, trade: tradeRecordSchema }).meta({ id: 'TradeEvent' }),
     z.object({ sequence, type: z.literal('book'), created_at: timestampText, book: bookLevelChangeSchema }).meta({ id: 'BookEvent' }),
+    z.object({ sequence, type: z.literal('candle'), created_at: timestampText, candle: candleEventBodySchema }).meta({ id: 'CandleEvent' }),
   ])
   .meta({ id: 'MarketEvent' })
 

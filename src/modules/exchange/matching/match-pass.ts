@@ -448,6 +448,7 @@ export class MatchPass {
     }
     this.#trades.push(trade)
     this.#marketEvent(trade.sequence, 'trade', { trade: tradeRecord({ ...trade, symbol: this.locked.symbol, created_at: this.locked.now }) })
+    this.#marketSequence++ // the trade's `candle` event, written by recordTrades (market-data/trades-recorded.ts)
     const maker = this.warm.get(fill.makerUid)
     if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
     this.#settle(own, maker, fill, tradeUid)

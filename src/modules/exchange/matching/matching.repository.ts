@@ -214,8 +214,8 @@ const column = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((r
  * advanced), the accounts, ledger entries and fees the step settled, the new orders, the stored orders it filled or cancelled, trades, fills, and the
  * events of the tenants' and the symbol's streams. Every write hangs on the book row still being at
  * `expectedEpoch` (a fencing token), as do the notifications of the pass's last step, and each order written is stamped with the new epoch: a pass computed from a book another writer has moved past
- * writes nothing and answers no rows. On the first trade of a UTC day the symbol's reference price
- * becomes the last trade price before it: the previous day's close. Answers every order the pass
+ * writes nothing and answers no rows. (The candles and the market day's reference price roll are
+ * written just before, by recordTrades: docs/market-data.md.) Answers every order the pass
  * inserted or changed. Trades and fills may refer to orders the same statement inserts: foreign
  * keys are checked at the statement's end.
  */
@@ -303,12 +303,6 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
         ${column(write.marketEvents, 'payload')}::text[]) as m(sequence, type, payload)
         cross join book
       returning sequence
-    ), closed as (
-      update symbols s set reference_price = b.last_price, updated_at = ${now}::timestamp(6)
-      from symbol_books b cross join book
-      where ${lastTrade !== undefined} and s.symbol = ${write.symbol} and b.symbol = s.symbol and b.last_price is not null
-        and b.last_trade_at < date_trunc('day', ${now}::timestamp(6))
-      returning s.symbol
     )
     select * from placed
     union all select * from changed`,

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/database.ts'
+import { DEFAULT_MARKET_TIMEZONE } from '../market-data/market-time.ts'
 import type { PlaceRequest, StepLimits } from './match-pass.ts'
 import { symbolsWithRestingOrders } from './matching.repository.ts'
 import { type CancelOutcome, type EventsCommitted, type PlaceOutcome, SymbolQueue } from './symbol-queue.ts'
@@ -15,6 +16,8 @@ export interface MatchingOptions extends Partial<StepLimits> {
   transactions: boolean
   /** Who hears of the events a pass committed (docs/events.md, "Delivery"). */
   events?: EventsCommitted
+  /** MARKET_TIMEZONE (default Asia/Tehran): candles and the reference price follow its days. */
+  marketTimeZone?: string
 }
 
 // Bounded steps (docs/matching.md): one statement writes at most this many fills and orders, so no
@@ -45,6 +48,7 @@ export class Matching {
       ordersPerStep: options.ordersPerStep ?? ORDERS_PER_STEP,
       maxOpenOrdersPerSymbol: options.maxOpenOrdersPerSymbol ?? DEFAULT_MAX_OPEN_ORDERS_PER_SYMBOL,
       transactions: options.transactions,
+      marketTimeZone: options.marketTimeZone ?? DEFAULT_MARKET_TIMEZONE,
       ...(options.events ? { events: options.events } : {}),
     }
   }

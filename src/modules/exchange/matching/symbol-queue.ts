@@ -3,6 +3,7 @@ import type { Db } from '../../../db/database.ts'
 import { balanceEventTail, lockAccountChanges } from '../accounts/accounts.repository.ts'
 import { encodeNotifications } from '../events/event-notifications.ts'
 import { notifyEvents, type StreamKey } from '../events/events.repository.ts'
+import { recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
 import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
@@ -31,6 +32,8 @@ export interface QueueOptions extends StepLimits {
   /** PostgreSQL: each pass a transaction holding the symbol's row lock. The embedded database is one process and one connection. */
   transactions: boolean
   events?: EventsCommitted
+  /** MARKET_TIMEZONE: candles and the reference price follow its days (docs/market-data.md). */
+  marketTimeZone: string
 }
 
 export interface EventsCommitted {
@@ -203,6 +206,7 @@ export class SymbolQueue {
       ordinals.set(tenantId, ordinal)
       write.tenantEvents.push({ tenant_id: tenantId, ordinal, type: 'balance', rest: balanceEventTail(applied.now, changed) })
     }
+    write.marketEvents.push(...(await recordTrades(db, this.options.marketTimeZone, pass.locked, write)))
     const rows = await writeMatch(db, { ...write, accounts: applied.write })
     progress(pass.steps + 1)
     return rows

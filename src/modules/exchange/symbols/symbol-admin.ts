@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { z } from 'zod'
 
 import { compareDecimals, parseDecimal } from '../../../core/decimal.ts'
@@ -17,7 +18,8 @@ const referencePriceInput = z.object({
 /** Operators set the reference price that the daily fluctuation band is computed from. */
 export async function setReferencePrice(db: Db, symbol: string, price: string) {
   const input = parseInput(referencePriceInput, { symbol, price }, 'body')
-  const row = await updateSymbolByName(db, input.symbol, { reference_price: input.price })
+  // It stands for the rest of the market day: the day's roll passes over it (docs/market-data.md).
+  const row = await updateSymbolByName(db, input.symbol, { reference_price: input.price, reference_price_at: sql<string>`timezone('utc', now())` })
   if (!row) throw notFound(`Symbol ${symbol} does not exist`)
   return { symbol: row.symbol, reference_price: row.reference_price }
 }

@@ -30,7 +30,9 @@ export async function upsertSymbol(db: Db, symbol: Insertable<SymbolTable>): Pro
 export async function updateSymbolByName(
   db: Db,
   symbol: string,
-  changes: Partial<Pick<SymbolRow, 'is_active' | 'reference_price' | 'maker_fee_percent' | 'taker_fee_percent'>>,
+  changes: Partial<Pick<SymbolRow, 'is_active' | 'reference_price' | 'maker_fee_percent' | 'taker_fee_percent'>> & {
+    reference_price_at?: ReturnType<typeof sql<string>>
+  },
 ): Promise<SymbolRow | undefined> {
   return db
     .updateTable('symbols')

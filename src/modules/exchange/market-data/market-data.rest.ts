@@ -1,5 +1,5 @@
 import { makeHeads } from '../../../core/lists.ts'
-import { JsonText } from '../../../http/rest-handler.ts'
+import { JsonText } from '../../../http/responses.ts'
 import type { DocumentedRoute } from '../../../http/router.ts'
 import { symbolParams } from '../symbols/symbols.schemas.ts'
 import { SYMBOLS_READ } from '../symbols/symbols.ts'

@@ -40,7 +40,7 @@ const ORDER_EVENTS = `subscription($after: String) {
   orderEvents(after: $after) { sequence type createdAt order { uid status filledQuantity averagePrice } fill { role price quantity } }
 }`
 const MARKET_EVENTS = `subscription($symbol: String!, $after: String) {
-  marketEvents(symbol: $symbol, after: $after) { sequence type createdAt trade { price quantity takerSide sequence } book { side price quantity orders } }
+  marketEvents(symbol: $symbol, after: $after) { sequence type createdAt trade { price quantity takerSide sequence } book { side price quantity orders } candle { openTime open high low close volume tradeCount } }
 }`
 const sell = (symbol: string, quantity: string, price: string) => ({ symbol, side: 'sell', type: 'limit', quantity, price })
 const buy = (symbol: string, quantity: string, price: string) => ({ symbol, side: 'buy', type: 'limit', quantity, price })
@@ -86,7 +86,7 @@ describe('GraphQL subscriptions over SSE', () => {
     const stream = await subscribe(server, bob.token, MARKET_EVENTS, { symbol: symbol.toLowerCase(), after: '0' })
     const listed = (await server.request('GET', `/api/exchange/v1/symbols/${symbol}/events?after=0`, { token: bob.token })).body.items
     const received = (await results(stream, listed.length)).map((r) => r.data!.marketEvents)
-    expect(listed.map((e: any) => e.type)).toEqual(['book', 'trade', 'book'])
+    expect(listed.map((e: any) => e.type)).toEqual(['book', 'trade', 'candle', 'book'])
     expect(received).toEqual(
       listed.map((e: any) => ({
         sequence: String(e.sequence),
@@ -94,6 +94,17 @@ describe('GraphQL subscriptions over SSE', () => {
         createdAt: e.created_at,
         trade: e.trade ? { price: e.trade.price, quantity: e.trade.quantity, takerSide: e.trade.taker_side, sequence: String(e.trade.sequence) } : null,
         book: e.book ?? null,
+        candle: e.candle
+          ? {
+              openTime: e.candle.open_time,
+              open: e.candle.open,
+              high: e.candle.high,
+              low: e.candle.low,
+              close: e.candle.close,
+              volume: e.candle.volume,
+              tradeCount: e.candle.trade_count,
+            }
+          : null,
       })),
     )
     stream.close()

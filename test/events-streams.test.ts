@@ -250,20 +250,22 @@ describe('GET /api/exchange/v1/symbols/<symbol>/events', () => {
     const stream = await open(`${marketEvents(symbol)}?after=${snapshot.sequence}`, bob.token)
     await placeOrder(server, bob.token, buy(symbol, '1', '10.00'))
     await placeOrder(server, bob.token, buy(symbol, '1', '9.00'))
-    const messages = await stream.messages(3)
+    const messages = await stream.messages(4)
     expect(messages.map((m) => [Number(m.id) - snapshot.sequence, m.event])).toEqual([
       [1, 'trade'],
-      [2, 'book'],
+      [2, 'candle'],
       [3, 'book'],
+      [4, 'book'],
     ])
-    const [trade, ask, bid] = messages.map(data)
+    const [trade, candle, ask, bid] = messages.map(data)
+    expect(candle.candle).toMatchObject({ interval: '1m', open: '10.00', close: '10.00', volume: '1.00', trade_count: 1 })
     expect(trade.trade).toMatchObject({ symbol, price: '10.00', quantity: '1.00', taker_side: 'buy', sequence: snapshot.sequence + 1 })
     expect(Object.keys(trade.trade)).toEqual(['uid', 'symbol', 'price', 'quantity', 'taker_side', 'created_at', 'sequence'])
     expect(ask.book).toEqual({ side: 'sell', price: '10.00', quantity: '2.00', orders: 1 })
     expect(bid.book).toEqual({ side: 'buy', price: '9.00', quantity: '1.00', orders: 1 })
     const book = (await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book`, { token: alice.token })).body
     expect(book).toMatchObject({
-      sequence: snapshot.sequence + 3,
+      sequence: snapshot.sequence + 4,
       bids: [{ price: '9.00', quantity: '1.00', orders: 1 }],
       asks: [{ price: '10.00', quantity: '2.00', orders: 1 }],
     })
@@ -271,8 +273,8 @@ describe('GET /api/exchange/v1/symbols/<symbol>/events', () => {
     expect(JSON.stringify(messages)).not.toContain(bob.tenantId)
     stream.close()
     const listed = await server.request('GET', `${marketEvents(symbol)}?after=${snapshot.sequence}`, { token: alice.token })
-    expect(listed.body.items).toEqual([trade, ask, bid])
-    expect(Object.keys(listed.body.heads)).toEqual(['sequence', 'type', 'created_at', 'trade', 'book'])
+    expect(listed.body.items).toEqual([trade, candle, ask, bid])
+    expect(Object.keys(listed.body.heads)).toEqual(['sequence', 'type', 'created_at', 'trade', 'book', 'candle'])
   })
 
   it('answers 404 for an unknown symbol and 403 without symbols:read', async () => {

@@ -85,12 +85,13 @@ describe('events written by matching passes', () => {
     })
 
     const market = await bodies(readEvents(server.services.db, marketStream(symbol), 0, 100))
-    expect(market.map((e) => [e.sequence, e.type, e.trade ?? e.book])).toEqual([
+    expect(market.map((e) => [e.sequence, e.type, e.trade ?? e.book ?? e.candle])).toEqual([
       [1, 'book', { side: 'sell', price: '10.00', quantity: '2.00', orders: 1 }],
       [2, 'trade', expect.objectContaining({ symbol, price: '10.00', quantity: '2.00', taker_side: 'buy', sequence: 2 })],
-      [3, 'book', { side: 'sell', price: '10.00', quantity: '0', orders: 0 }],
+      [3, 'candle', expect.objectContaining({ interval: '1m', open: '10.00', close: '10.00', volume: '2.00', quote_volume: '20.00', trade_count: 1 })],
+      [4, 'book', { side: 'sell', price: '10.00', quantity: '0', orders: 0 }],
     ])
-    expect((await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book`, { token: alice.token })).body.sequence).toBe(3)
+    expect((await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book`, { token: alice.token })).body.sequence).toBe(4)
   })
 
   it("follows the fills of an order taking several makers with one order.updated, and each maker's fill with its own", async () => {

@@ -72,8 +72,8 @@ describe('matching in price-time priority', () => {
     expect(takerFill).toMatchObject({ order_uid: bid.uid, trade_uid: makerFill.trade_uid, side: 'buy', role: 'taker', price: '100.00', quantity: '1.50' })
 
     // The book holds the taker's rest at its own price; the sequence counts every market event so far.
-    // The ask (1), then the trade (2) and the two levels it changed (3, 4).
-    expect(await book(symbol)).toEqual({ symbol, sequence: 4, bids: [{ price: '101.00', quantity: '0.50', orders: 1 }], asks: [] })
+    // The ask (1), then the trade (2), its candle (3) and the two levels it changed (4, 5).
+    expect(await book(symbol)).toEqual({ symbol, sequence: 5, bids: [{ price: '101.00', quantity: '0.50', orders: 1 }], asks: [] })
     const trades = (await get(carol, `/api/exchange/v1/symbols/${symbol}/trades`)).body
     expect(trades).toEqual({
       heads: expect.objectContaining({ taker_side: { en: 'Taker Side' }, sequence: { en: 'Sequence' } }),
@@ -407,8 +407,8 @@ describe('the same through GraphQL', () => {
     expect(read.errors).toBeUndefined()
     expect(read.data).toEqual({
       fills: { total: 1, items: [{ role: 'maker', side: 'sell', price: '15.00', quantity: '2.00' }] },
-      orderBook: { symbol, sequence: '3', bids: [], asks: [] },
-      symbol: { orderBook: { sequence: '3' }, trades: [{ price: '15.00', quantity: '2.00', takerSide: 'buy', sequence: '2' }] },
+      orderBook: { symbol, sequence: '4', bids: [], asks: [] },
+      symbol: { orderBook: { sequence: '4' }, trades: [{ price: '15.00', quantity: '2.00', takerSide: 'buy', sequence: '2' }] },
     })
     expect((await server.graphql('{ orderBook(symbol: "NOPE-NADA") { symbol } }', undefined, { token: alice.token })).data).toEqual({ orderBook: null })
   })

@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
+import { type AccountWrite,accountWrites } from '../accounts/accounts.repository.ts'
 import type { MarketEventType, TenantEventType } from '../events/event-payloads.ts'
-import { accountWrites, type AccountWrite } from '../accounts/accounts.repository.ts'
 import { EVENTS_CHANNEL } from '../events/events.repository.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { ORDER_FIELDS } from '../orders/orders.schemas.ts'

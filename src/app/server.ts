@@ -1,6 +1,5 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http'
 
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
 import type { GraphQLSchema } from 'graphql'
 import { createYoga, type YogaServerInstance } from 'graphql-yoga'
@@ -23,7 +22,7 @@ import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
 import { type ReplayHandoff, type ReplayHooks, SymbolsReplay } from '../modules/exchange/symbols/symbols-replay.ts'
 import { symbolsResultCachePlugin } from '../modules/exchange/symbols/symbols-result-cache.ts'
-import { graphiqlOptions } from './graphiql.ts'
+import { graphiqlOptions, renderGraphiQLPage } from './graphiql.ts'
 import { createRequestContext } from './request-context.ts'
 import { servedRoutes } from './routes.ts'
 import { schema } from './schema.ts'
@@ -132,10 +131,10 @@ const graphiqlPages = new Map<string, Buffer>()
  * event loop for tens of milliseconds. Yoga hands what this returns to `new Response`, which takes
  * the bytes as they are.
  */
-function renderGraphiQLOnce(options: Parameters<typeof renderGraphiQL>[0]): string {
+function renderGraphiQLOnce(options: Parameters<typeof renderGraphiQLPage>[0]): string {
   const key = JSON.stringify(options ?? null)
   let page = graphiqlPages.get(key)
-  if (page === undefined) graphiqlPages.set(key, (page = Buffer.from(renderGraphiQL(options))))
+  if (page === undefined) graphiqlPages.set(key, (page = Buffer.from(renderGraphiQLPage(options))))
   return page as unknown as string
 }
 

@@ -47,6 +47,33 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
     await page.close()
   })
 
+  it('/docs: the Authorize dialog asks for the token alone, and a call tried from the page then answers 200', async () => {
+    const client = await createTestClient(server)
+    const page = await browser.newPage()
+    await page.goto(`${server.url}/docs`)
+    await page.locator('.btn.authorize').click()
+    const dialog = page.locator('.modal-ux')
+    await dialog.waitFor()
+    // Swagger UI writes `Bearer ` itself: a hint to type it too sent `Bearer Bearer <token>` (401).
+    const hint = await dialog.innerText()
+    expect(hint).toContain('the token alone')
+    expect(hint).not.toMatch(/the word Bearer/i)
+    await dialog.locator('input').first().fill(client.token)
+    await dialog.locator('.auth-btn-wrapper .authorize').click()
+    await dialog.locator('.btn-done').click()
+
+    const operation = page.locator('#operations-exchange-listSymbols')
+    await operation.locator('.opblock-summary').first().click()
+    await operation.locator('.try-out__btn').click()
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/exchange/v1/symbols', { timeout: 15_000 }),
+      operation.locator('.execute').click(),
+    ])
+    expect(response.request().headers().authorization).toBe(`Bearer ${client.token}`)
+    expect(response.status()).toBe(200)
+    await page.close()
+  })
+
   it('GraphiQL opens on a Login tab whose lines fit a 1280 px window, with its variables filled, requesting nothing elsewhere', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const requests = recordRequests(page)

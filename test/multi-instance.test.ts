@@ -67,4 +67,19 @@ describe.skipIf(!onPostgres || !redisUrl)('two instances on one PostgreSQL and o
     expect([onA.status, onB.status]).toEqual([429, 429])
     expect(await onB.json()).toEqual({ message: 'Too many requests', error: 'rate_limited', detail: 'Too many requests' })
   })
+
+  it('refuses tokens issued under another PUBLIC_BASE_URL (its default names the port), so every instance needs the same one', async () => {
+    // What two instances on ports 4000 and 4001 without PUBLIC_BASE_URL would name themselves.
+    const other = await startTestServer({ PUBLIC_BASE_URL: 'http://localhost:4001' }, a.database)
+    try {
+      const client = await createTestClient(a)
+      const there = await get(other.url, '/api/exchange/v1/symbols?limit=1', client.token)
+      expect(there.status).toBe(401)
+      const back = await createTestClient(other)
+      expect((await get(a.url, '/api/exchange/v1/symbols?limit=1', back.token)).status).toBe(401)
+      expect((await get(other.url, '/api/exchange/v1/symbols?limit=1', back.token)).status).toBe(200)
+    } finally {
+      await other.stop()
+    }
+  })
 })

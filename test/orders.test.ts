@@ -465,7 +465,7 @@ describe('GET /api/exchange/v1/orders', () => {
     expect(summary(res.body.detail)).toEqual([
       ['query.limit', 'value_error.number.not_le', { limit_value: 100 }],
       ['query.side', 'type_error.enum', { enum_values: ['buy', 'sell'] }],
-      ['query.status', 'type_error.enum', { enum_values: ['open', 'partially_filled', 'filled', 'cancelled', 'rejected'] }],
+      ['query.status', 'type_error.enum', { enum_values: ['open', 'partially_filled', 'filled', 'cancelled'] }],
       ['query.uid', 'value_error.extra', undefined],
     ])
   })

@@ -1,7 +1,9 @@
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { createTestClient } from './helpers/auth.ts'
 import { chromiumMissing, elsewhere, launchChromium, recordRequests } from './helpers/browser.ts'
+import { createMarket } from './helpers/markets.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 // CI installs Chromium (.ci/run): there a missing browser fails the tests instead of skipping them.
@@ -45,21 +47,125 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
     await page.close()
   })
 
-  it('GraphiQL opens on a tab that shows how to log in and where the token goes, requesting nothing elsewhere', async () => {
+  it('/docs: the Authorize dialog asks for the token alone, and a call tried from the page then answers 200', async () => {
+    const client = await createTestClient(server)
     const page = await browser.newPage()
+    await page.goto(`${server.url}/docs`)
+    await page.locator('.btn.authorize').click()
+    const dialog = page.locator('.modal-ux')
+    await dialog.waitFor()
+    // Swagger UI writes `Bearer ` itself: a hint to type it too sent `Bearer Bearer <token>` (401).
+    const hint = await dialog.innerText()
+    expect(hint).toContain('the token alone')
+    expect(hint).not.toMatch(/the word Bearer/i)
+    await dialog.locator('input').first().fill(client.token)
+    await dialog.locator('.auth-btn-wrapper .authorize').click()
+    await dialog.locator('.btn-done').click()
+
+    const operation = page.locator('#operations-exchange-listSymbols')
+    await operation.locator('.opblock-summary').first().click()
+    await operation.locator('.try-out__btn').click()
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/exchange/v1/symbols', { timeout: 15_000 }),
+      operation.locator('.execute').click(),
+    ])
+    expect(response.request().headers().authorization).toBe(`Bearer ${client.token}`)
+    expect(response.status()).toBe(200)
+    await page.close()
+  })
+
+  it('GraphiQL opens on a Login tab whose lines fit a 1280 px window, with its variables filled, requesting nothing elsewhere', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const requests = recordRequests(page)
     await page.goto(`${server.url}/graphql`, { waitUntil: 'load' })
     const editor = page.locator('.graphiql-query-editor .view-lines')
     await editor.filter({ hasText: 'mutation Login' }).waitFor({ timeout: 30_000 })
     // Monaco renders spaces as U+00A0.
     const text = (await editor.innerText()).replace(/\u00a0/g, ' ')
-    expect(text).toContain('login(clientId: $clientId, clientSecret: $clientSecret)')
-    expect(text).toContain('"Authorization": "Bearer <tokens.access>"')
+    expect(text).toContain('clientSecret: $clientSecret')
+    expect(text).toContain('Variables')
+    // The placeholders are in the Variables pane of the tab opened first, not only in its saved state.
+    expect(await variablesEditor(page).innerText()).toContain('<CLIENT_SECRET>')
+    // No line runs past the editor's right edge (the instructions were cut at the window's width).
+    const overflow = await page.evaluate(() => {
+      const guard = document.querySelector('.graphiql-query-editor .overflow-guard')!.getBoundingClientRect().right
+      const lines = [...document.querySelectorAll('.graphiql-query-editor .view-line > span')]
+      return lines.filter((line) => line.getBoundingClientRect().right > guard).map((line) => line.textContent)
+    })
+    expect(overflow).toEqual([])
     expect(await page.locator('.graphiql-tab').allInnerTexts()).toEqual(
-      expect.arrayContaining([expect.stringContaining('Login'), expect.stringContaining('Symbols')]),
+      expect.arrayContaining([expect.stringContaining('Login'), expect.stringContaining('Symbols'), expect.stringContaining('Refresh')]),
     )
     await page.waitForLoadState('networkidle')
     expect(elsewhere(requests, server.url)).toEqual([])
     await page.close()
   })
+
+  it('GraphiQL: log in on the Login tab as it says, then the Symbols tab answers 200 with data, and so does a new tab', async () => {
+    await createMarket(server.services.db)
+    const client = await createTestClient(server)
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    const requests = recordRequests(page)
+    await page.goto(`${server.url}/graphql`, { waitUntil: 'load' })
+    await page.locator('.graphiql-query-editor .view-lines').filter({ hasText: 'mutation Login' }).waitFor({ timeout: 30_000 })
+
+    // 1. The credentials go in the Variables pane (replacing its placeholders); run Login.
+    await variablesEditor(page).click()
+    await replaceText(page, JSON.stringify({ clientId: client.clientId, clientSecret: client.clientSecret }))
+    const login = await run(page, 'Login')
+    expect(login.status).toBe(200)
+    expect(login.body.data.login.tokens.access).toEqual(expect.any(String))
+
+    // 2. The next tab, as it opens: no header to copy.
+    await openTab(page, 'Symbols')
+    const symbols = await run(page, 'Symbols')
+    expect(symbols.status).toBe(200)
+    expect(symbols.body.errors).toBeUndefined()
+    expect(symbols.body.data.symbols.total).toBeGreaterThan(0)
+
+    // 3. A tab opened afterwards starts without headers and is answered too.
+    await page.locator('.graphiql-tab-add').click()
+    await page.locator('.graphiql-query-editor .view-lines').click()
+    await replaceText(page, 'query Viewer { viewer { tenantId } }')
+    const viewer = await run(page, 'Viewer')
+    expect(viewer.status).toBe(200)
+    expect(viewer.body.data.viewer.tenantId).toBe(client.tenantId)
+
+    expect(elsewhere(requests, server.url)).toEqual([])
+    await page.close()
+  })
 })
+
+/** The Variables pane's editor (the first editor tool; GraphiQL opens it). */
+const variablesEditor = (page: Page) => page.locator('.graphiql-editor-tool .view-lines').first()
+
+/**
+ * Switches to a tab from the keyboard. A pointer click misses in headless Chromium: on pointerdown
+ * framer-motion's drag-to-reorder shifts the tab from under the pointer, so the click lands on the tab bar.
+ */
+async function openTab(page: Page, title: string): Promise<void> {
+  await page.locator('.graphiql-tab-button', { hasText: title }).press('Enter')
+  await page.locator('.graphiql-tab[aria-selected="true"]', { hasText: title }).waitFor()
+}
+
+/** Replaces the focused editor's text, as pasting would (Monaco closes brackets and quotes typed one by one). */
+async function replaceText(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.insertText(text)
+  await page.keyboard.press('ControlOrMeta+Shift+End')
+  await page.keyboard.press('Delete')
+}
+
+/** Presses GraphiQL's run button and returns the answer to the operation it sent. */
+async function run(page: Page, operationName: string): Promise<{ status: number; body: any }> {
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (r) => r.request().method() === 'POST' && (r.request().postDataJSON() as { operationName?: string })?.operationName === operationName,
+      {
+        timeout: 15_000,
+      },
+    ),
+    page.locator('.graphiql-execute-button').click(),
+  ])
+  return { status: response.status(), body: await response.json() }
+}

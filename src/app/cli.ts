@@ -1,171 +1,49 @@
-import { parseArgs } from 'node:util'
+import { loadConfig } from '../core/config.ts'
+import { EmbeddedDatabaseBusy, openDatabase } from '../db/database.ts'
+import { adminSocketPath, runInServer } from './admin-channel.ts'
+import { failure, runCommand, USAGE } from './cli-commands.ts'
 
-import { type Config, ConfigError, loadConfig } from '../core/config.ts'
-import { AppError } from '../core/errors.ts'
-import { type DatabaseHandle, EmbeddedDatabaseBusy, openDatabase } from '../db/database.ts'
-import { migrateToLatest } from '../db/migrate.ts'
-import { createClient, deactivateClient, listClients, revokeSessionsOfClient, rotateClientSecret } from '../modules/auth/clients/clients.ts'
-import { encryptStoredKeys, listSigningKeys, rotateSigningKeys } from '../modules/auth/keys/signing-keys.ts'
-import { ledgerEntryRecord } from '../modules/exchange/accounts/account-records.ts'
-import { accountFees, checkAccounts, transfer } from '../modules/exchange/accounts/accounts.ts'
-import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
-import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
+const stdout = (text: string) => void process.stdout.write(text)
+const stderr = (text: string) => void process.stderr.write(text)
 
-const USAGE = `Usage: npm run cli -- <command>
-
-  client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y]
-  client list
-  client deactivate CLIENT_ID
-  client rotate-secret CLIENT_ID      (also revokes the client's sessions)
-  client revoke-sessions CLIENT_ID
-  keys list
-  keys rotate
-  keys encrypt                        (encrypts stored private keys with KEY_ENCRYPTION_KEY)
-  symbol set-reference-price SYMBOL PRICE
-  symbol activate SYMBOL
-  symbol deactivate SYMBOL
-  symbol set-fees SYMBOL MAKER_PERCENT TAKER_PERCENT
-  account deposit --tenant UUID --currency CODE --amount DEC --reference TEXT
-  account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
-  account fees                        (fees collected, per currency)
-  account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
-  db migrate
-  db seed
-
-Uses DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR.`
-
-class UsageError extends Error {}
-
-/** `account check` found discrepancies: each is one line on stderr, and the exit code is 1. */
-class CheckFailed extends Error {
-  constructor(readonly lines: string[]) {
-    super(`account check: ${lines.length} discrepanc${lines.length === 1 ? 'y' : 'ies'}`)
-  }
-}
-
-const list = (value: string | undefined) =>
-  value
-    ?.split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`)
-
-async function run(config: Config, database: DatabaseHandle, argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      tenant: { type: 'string' },
-      roles: { type: 'string' },
-      scopes: { type: 'string' },
-      currency: { type: 'string' },
-      amount: { type: 'string' },
-      reference: { type: 'string' },
-    },
-  })
-  const [area, command, ...rest] = positionals
-  const db = database.db
-  const needs = (n: number) => {
-    if (rest.length !== n) throw new UsageError(`${area} ${command} takes ${n} argument${n === 1 ? '' : 's'}`)
-    return rest
-  }
-  await migrateToLatest(db)
-  switch (`${area} ${command}`) {
-    case 'client create': {
-      if (!values.name) throw new UsageError('client create needs --name')
-      const roles = list(values.roles) as ('client' | 'admin')[] | undefined
-      return print(await createClient(db, { name: values.name, tenant_id: values.tenant, roles, scopes: list(values.scopes) }))
-    }
-    case 'client list':
-      for (const client of await listClients(db)) print(client)
-      return
-    case 'client deactivate':
-      return print(await deactivateClient(db, needs(1)[0]!))
-    case 'client rotate-secret':
-      return print(await rotateClientSecret(db, needs(1)[0]!))
-    case 'client revoke-sessions':
-      return print(await revokeSessionsOfClient(db, needs(1)[0]!))
-    case 'keys list':
-      for (const key of await listSigningKeys(db)) print(key)
-      return
-    case 'keys encrypt': {
-      needs(0)
-      if (!config.keyEncryptionKey) throw new UsageError('keys encrypt needs KEY_ENCRYPTION_KEY (32 random bytes in base64url)')
-      return print({ encrypted: await encryptStoredKeys(db, config.keyEncryptionKey) })
-    }
-    case 'keys rotate':
-      return print(await rotateSigningKeys(db, config.keyEncryptionKey, Math.max(config.accessTokenTtl, config.refreshTokenTtl) + config.clockSkew))
-    case 'symbol set-reference-price': {
-      const [symbol, price] = needs(2)
-      return print(await setReferencePrice(db, symbol!, price!))
-    }
-    case 'symbol activate':
-      return print(await setSymbolActive(db, needs(1)[0]!, true))
-    case 'symbol deactivate':
-      return print(await setSymbolActive(db, needs(1)[0]!, false))
-    case 'symbol set-fees': {
-      const [symbol, maker, taker] = needs(3)
-      return print(await setSymbolFees(db, symbol!, maker!, taker!))
-    }
-    case 'account deposit':
-    case 'account withdraw': {
-      needs(0)
-      for (const flag of ['tenant', 'currency', 'amount', 'reference'] as const) {
-        if (!values[flag]) throw new UsageError(`account ${command} needs --${flag}`)
-      }
-      const { entry } = await transfer(db, {
-        tenant_id: values.tenant,
-        currency: values.currency,
-        amount: values.amount,
-        kind: command === 'deposit' ? 'deposit' : 'withdrawal',
-        reference: values.reference,
-      })
-      return print(ledgerEntryRecord(entry))
-    }
-    case 'account fees':
-      needs(0)
-      for (const fee of await accountFees(db)) print(fee)
-      return
-    case 'account check': {
-      needs(0)
-      const { currencies, discrepancies } = await checkAccounts(db)
-      if (discrepancies.length > 0) throw new CheckFailed(discrepancies.map((d) => `${d.check}: ${d.message}`))
-      return print({ status: 'ok', currencies })
-    }
-    case 'db migrate':
-      return print({ status: 'migrated' })
-    case 'db seed':
-      return print(await seedDemoMarket(db))
-    default:
-      throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
-  }
-}
-
-async function main() {
+async function main(): Promise<number> {
   const argv = process.argv.slice(2)
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
-    process.stdout.write(`${USAGE}\n`)
-    return
+  if (argv[0] === '--help' || argv[0] === 'help') {
+    stdout(`${USAGE}\n`)
+    return 0
+  }
+  // No command is a mistake (a script missing its arguments), not a request for help.
+  if (argv.length === 0) {
+    stderr(`No command given\n\n${USAGE}\n`)
+    return 2
   }
   const config = loadConfig()
-  const database = await openDatabase(config)
+  if (!config.databaseUrl) {
+    // A server holding the embedded database runs the command itself; none, and we open it.
+    const code = await runInServer(config.dataDir, argv, stdout, stderr)
+    if (code !== undefined) return code
+  }
+  const database = await openDatabase(config).catch((error: unknown) => {
+    if (!(error instanceof EmbeddedDatabaseBusy)) throw error
+    throw new EmbeddedDatabaseBusy(
+      `${error.message}\nIt took no command on ${adminSocketPath(config.dataDir)}: if it is a server starting, try again once it listens.`,
+    )
+  })
   try {
-    await run(config, database, argv)
+    await runCommand(config, database.db, argv, stdout)
   } finally {
     await database.close()
   }
+  return 0
 }
 
-main().catch((error) => {
-  if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`)
-  else if (error instanceof CheckFailed) process.stderr.write(`${[error.message, ...error.lines].join('\n')}\n`)
-  else if (error instanceof AppError) {
-    const detail = error.detail ? ` ${JSON.stringify(error.detail)}` : ''
-    process.stderr.write(`${error.message}${detail}\n`)
-  } else if (error instanceof ConfigError || error instanceof EmbeddedDatabaseBusy) process.stderr.write(`${error.message}\n`)
-  else if (error instanceof TypeError && (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    process.stderr.write(`${error.message}\n\n${USAGE}\n`)
-  } else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
-  process.exit(error instanceof UsageError ? 2 : 1)
-})
+main().then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    const { stderr: message, code } = failure(error)
+    stderr(message)
+    process.exit(code)
+  },
+)

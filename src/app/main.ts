@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../core/config.ts'
 import { EmbeddedDatabaseBusy } from '../db/database.ts'
 import { listen } from '../http/listen.ts'
 import { bufferedStdout, createLogger } from '../observability/logger.ts'
+import { serveAdminChannel } from './admin-channel.ts'
 import { prepareFirstRun } from './first-run.ts'
 import { createApp } from './server.ts'
 import { closeServices, openServices } from './services.ts'
@@ -39,6 +40,8 @@ async function main() {
     throw error
   }
   const demoFile = await prepareFirstRun(services)
+  // The embedded database is this process's alone: the CLI runs its commands here (admin-channel.ts).
+  const admin = services.database.kind === 'pglite' ? await serveAdminChannel(config, services.database.db, logger) : undefined
   const running = await listen(createApp(services), config.port, config.host, {
     idleSeconds: config.connectionIdleSeconds,
     perAddress: config.maxConnectionsPerAddress,
@@ -69,6 +72,7 @@ async function main() {
     // Open event streams end first, so their clients reconnect to another process and resume by id.
     services.events.close()
     await running.close()
+    await admin?.close()
     await closeServices(services)
     logger.info('stopped')
     process.exit(0)

@@ -190,7 +190,10 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): Record
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
-            description: 'The access token of a login or refresh (`tokens.access`), as `Authorization: Bearer <token>`: the word Bearer, one space, the token.',
+            // Swagger UI's Authorize dialog shows this beside its field and adds `Bearer ` itself.
+            description:
+              'Paste the token alone: the access token of a login or refresh (`tokens.access`), without `Bearer`. ' +
+              'It is sent as `Authorization: Bearer <token>`, the header every other client sends itself.',
           },
         },
         responses: unrouted,

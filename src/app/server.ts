@@ -1,6 +1,5 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http'
 
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql'
 import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
 import type { GraphQLSchema } from 'graphql'
 import { createYoga, type YogaServerInstance } from 'graphql-yoga'
@@ -22,7 +21,7 @@ import { symbolsResultCachePlugin } from '../modules/exchange/symbols/caches/sym
 import { graphqlCallLimitsPlugin } from '../rate-limits/graphql-calls-plugin.ts'
 import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
 import { restRateLimits } from '../rate-limits/rest-adapter.ts'
-import { graphiqlOptions } from './graphiql.ts'
+import { graphiqlOptions, renderGraphiQLPage } from './graphiql.ts'
 import { schema } from './graphql-schema.ts'
 import { createRequestContext } from './request-context.ts'
 import { servedRoutes } from './routes.ts'
@@ -130,10 +129,10 @@ const graphiqlPages = new Map<string, Buffer>()
  * event loop for tens of milliseconds. Yoga hands what this returns to `new Response`, which takes
  * the bytes as they are.
  */
-function renderGraphiQLOnce(options: Parameters<typeof renderGraphiQL>[0]): string {
+function renderGraphiQLOnce(options: Parameters<typeof renderGraphiQLPage>[0]): string {
   const key = JSON.stringify(options ?? null)
   let page = graphiqlPages.get(key)
-  if (page === undefined) graphiqlPages.set(key, (page = Buffer.from(renderGraphiQL(options))))
+  if (page === undefined) graphiqlPages.set(key, (page = Buffer.from(renderGraphiQLPage(options))))
   return page as unknown as string
 }
 

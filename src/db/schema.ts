@@ -136,7 +136,7 @@ export interface OrderTable {
   type: 'limit' | 'market'
   quantity: Decimal
   price: Decimal | null
-  status: 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'rejected'
+  status: 'open' | 'partially_filled' | 'filled' | 'cancelled'
   filled_quantity: Generated<string>
   /** The quantity-weighted mean price of its fills; null until one. */
   average_price: ColumnType<string | null, string | null | undefined, string | null>

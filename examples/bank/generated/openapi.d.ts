@@ -1344,7 +1344,7 @@ export interface components {
             /** @description Null for market orders. */
             price: components["schemas"]["Decimal"] | null;
             /** @enum {string} */
-            status: "open" | "partially_filled" | "filled" | "cancelled" | "rejected";
+            status: "open" | "partially_filled" | "filled" | "cancelled";
             filled_quantity: components["schemas"]["Decimal"];
             /** @description The volume-weighted price of its fills (price precision + 8 places); null before the first fill. */
             average_price: components["schemas"]["Decimal"] | null;
@@ -2633,7 +2633,7 @@ export interface operations {
                 order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "tenant_id" | "-tenant_id" | "client_order_id" | "-client_order_id" | "symbol" | "-symbol" | "side" | "-side" | "type" | "-type" | "quantity" | "-quantity" | "price" | "-price" | "status" | "-status" | "filled_quantity" | "-filled_quantity" | "average_price" | "-average_price" | "cancel_reason" | "-cancel_reason";
                 symbol?: string;
                 side?: "buy" | "sell";
-                status?: "open" | "partially_filled" | "filled" | "cancelled" | "rejected";
+                status?: "open" | "partially_filled" | "filled" | "cancelled";
             };
             header?: never;
             path?: never;

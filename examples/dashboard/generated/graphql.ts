@@ -23,8 +23,7 @@ export type OrderStatus =
   | 'cancelled'
   | 'filled'
   | 'open'
-  | 'partially_filled'
-  | 'rejected';
+  | 'partially_filled';
 
 /** A market order is immediate-or-cancel: it trades against the book, and what it could not fill is cancelled (unfilled). */
 export type OrderType =

@@ -421,7 +421,7 @@ export async function ledgerMismatches(db: Db): Promise<{ tenant_id: string; cur
   return rows
 }
 
-/** Orders that ended (filled, cancelled, rejected) still holding funds: a hold must be released when its order ends. */
+/** Orders that ended (filled, cancelled) still holding funds: a hold must be released when its order ends. */
 export async function endedOrdersHolding(db: Db): Promise<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }[]> {
   const { rows } = await sql<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }>`
     select uid, tenant_id, hold_currency as currency, hold::text as hold, status from orders

@@ -9,7 +9,11 @@ import { symbolName } from '../symbols/symbols.schemas.ts'
 
 export const ORDER_SIDES = ['buy', 'sell'] as const
 export const ORDER_TYPES = ['limit', 'market'] as const
-export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled', 'rejected'] as const
+/**
+ * No `rejected`: an order that breaks a rule is refused (422) and never stored, and one that ends
+ * unfilled is `cancelled` with its `cancel_reason` (docs/api.md, "Matching").
+ */
+export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled'] as const
 export type OrderSide = (typeof ORDER_SIDES)[number]
 export type OrderType = (typeof ORDER_TYPES)[number]
 export type OrderStatus = (typeof ORDER_STATUSES)[number]

@@ -1,0 +1,166 @@
+import { parseArgs } from 'node:util'
+
+import { type Config, ConfigError } from '../core/config.ts'
+import { AppError } from '../core/errors.ts'
+import { type Db, EmbeddedDatabaseBusy } from '../db/database.ts'
+import { migrateToLatest } from '../db/migrate.ts'
+import { createClient, deactivateClient, listClients, revokeSessionsOfClient, rotateClientSecret } from '../modules/auth/clients/clients.ts'
+import { encryptStoredKeys, listSigningKeys, rotateSigningKeys } from '../modules/auth/keys/signing-keys.ts'
+import { ledgerEntryRecord } from '../modules/exchange/accounts/account-records.ts'
+import { accountFees, checkAccounts, transfer } from '../modules/exchange/accounts/accounts.ts'
+import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
+import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
+
+export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
+
+  client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y]
+  client list
+  client deactivate CLIENT_ID
+  client rotate-secret CLIENT_ID      (also revokes the client's sessions)
+  client revoke-sessions CLIENT_ID
+  keys list
+  keys rotate
+  keys encrypt                        (encrypts stored private keys with KEY_ENCRYPTION_KEY)
+  symbol set-reference-price SYMBOL PRICE
+  symbol activate SYMBOL
+  symbol deactivate SYMBOL
+  symbol set-fees SYMBOL MAKER_PERCENT TAKER_PERCENT
+  account deposit --tenant UUID --currency CODE --amount DEC --reference TEXT
+  account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
+  account fees                        (fees collected, per currency)
+  account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
+  db migrate
+  db seed
+
+Uses DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR: through the
+server holding it when one runs, directly otherwise.`
+
+export class UsageError extends Error {}
+
+/** `account check` found discrepancies: each is one line on stderr, and the exit code is 1. */
+class CheckFailed extends Error {
+  constructor(readonly lines: string[]) {
+    super(`account check: ${lines.length} discrepanc${lines.length === 1 ? 'y' : 'ies'}`)
+  }
+}
+
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+
+/** Where a command's output goes: the CLI's stdout, or the admin channel's answer. */
+export type Output = (text: string) => void
+
+/**
+ * Runs one CLI command (`argv` without the program) against `db`: in the CLI's process, or in the
+ * server's when the CLI reaches it over the admin channel (`admin-channel.ts`). Throws what
+ * `failure` turns into a message and an exit code.
+ */
+export async function runCommand(config: Config, db: Db, argv: string[], stdout: Output): Promise<void> {
+  const print = (value: unknown): void => stdout(`${JSON.stringify(value)}\n`)
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      tenant: { type: 'string' },
+      roles: { type: 'string' },
+      scopes: { type: 'string' },
+      currency: { type: 'string' },
+      amount: { type: 'string' },
+      reference: { type: 'string' },
+    },
+  })
+  const [area, command, ...rest] = positionals
+  const needs = (n: number) => {
+    if (rest.length !== n) throw new UsageError(`${area} ${command} takes ${n} argument${n === 1 ? '' : 's'}`)
+    return rest
+  }
+  await migrateToLatest(db)
+  switch (`${area} ${command}`) {
+    case 'client create': {
+      if (!values.name) throw new UsageError('client create needs --name')
+      const roles = list(values.roles) as ('client' | 'admin')[] | undefined
+      return print(await createClient(db, { name: values.name, tenant_id: values.tenant, roles, scopes: list(values.scopes) }))
+    }
+    case 'client list':
+      for (const client of await listClients(db)) print(client)
+      return
+    case 'client deactivate':
+      return print(await deactivateClient(db, needs(1)[0]!))
+    case 'client rotate-secret':
+      return print(await rotateClientSecret(db, needs(1)[0]!))
+    case 'client revoke-sessions':
+      return print(await revokeSessionsOfClient(db, needs(1)[0]!))
+    case 'keys list':
+      for (const key of await listSigningKeys(db)) print(key)
+      return
+    case 'keys encrypt': {
+      needs(0)
+      if (!config.keyEncryptionKey) throw new UsageError('keys encrypt needs KEY_ENCRYPTION_KEY (32 random bytes in base64url)')
+      return print({ encrypted: await encryptStoredKeys(db, config.keyEncryptionKey) })
+    }
+    case 'keys rotate':
+      return print(await rotateSigningKeys(db, config.keyEncryptionKey, Math.max(config.accessTokenTtl, config.refreshTokenTtl) + config.clockSkew))
+    case 'symbol set-reference-price': {
+      const [symbol, price] = needs(2)
+      return print(await setReferencePrice(db, symbol!, price!))
+    }
+    case 'symbol activate':
+      return print(await setSymbolActive(db, needs(1)[0]!, true))
+    case 'symbol deactivate':
+      return print(await setSymbolActive(db, needs(1)[0]!, false))
+    case 'symbol set-fees': {
+      const [symbol, maker, taker] = needs(3)
+      return print(await setSymbolFees(db, symbol!, maker!, taker!))
+    }
+    case 'account deposit':
+    case 'account withdraw': {
+      needs(0)
+      for (const flag of ['tenant', 'currency', 'amount', 'reference'] as const) {
+        if (!values[flag]) throw new UsageError(`account ${command} needs --${flag}`)
+      }
+      const { entry } = await transfer(db, {
+        tenant_id: values.tenant,
+        currency: values.currency,
+        amount: values.amount,
+        kind: command === 'deposit' ? 'deposit' : 'withdrawal',
+        reference: values.reference,
+      })
+      return print(ledgerEntryRecord(entry))
+    }
+    case 'account fees':
+      needs(0)
+      for (const fee of await accountFees(db)) print(fee)
+      return
+    case 'account check': {
+      needs(0)
+      const { currencies, discrepancies } = await checkAccounts(db)
+      if (discrepancies.length > 0) throw new CheckFailed(discrepancies.map((d) => `${d.check}: ${d.message}`))
+      return print({ status: 'ok', currencies })
+    }
+    case 'db migrate':
+      return print({ status: 'migrated' })
+    case 'db seed':
+      return print(await seedDemoMarket(db))
+    default:
+      throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
+  }
+}
+
+/** The message (for stderr) and exit code of a command that threw `error`. */
+export function failure(error: unknown): { stderr: string; code: number } {
+  if (error instanceof UsageError) return { stderr: `${error.message}\n\n${USAGE}\n`, code: 2 }
+  if (error instanceof CheckFailed) return { stderr: `${[error.message, ...error.lines].join('\n')}\n`, code: 1 }
+  if (error instanceof AppError) {
+    const detail = error.detail ? ` ${JSON.stringify(error.detail)}` : ''
+    return { stderr: `${error.message}${detail}\n`, code: 1 }
+  }
+  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseBusy) return { stderr: `${error.message}\n`, code: 1 }
+  if (error instanceof TypeError && (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return { stderr: `${error.message}\n\n${USAGE}\n`, code: 2 }
+  }
+  return { stderr: `${error instanceof Error ? error.message : String(error)}\n`, code: 1 }
+}

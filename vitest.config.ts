@@ -5,6 +5,8 @@ export default defineConfig({
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Migrates one database that every test database is copied from (docs/operations.md, "Development").
+    globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 90_000,
     hookTimeout: 120_000,

@@ -34,3 +34,20 @@ export async function createTestClient(server: TestServer, input: Partial<Create
     token: tokens.access,
   }
 }
+
+/**
+ * Runs `attempt` with a fresh access token of `client` that expires in 1 second, then (when it
+ * answers `undefined`: the host was too busy to take the steps before the token expired) with
+ * one of 2, 4 and 8 seconds. For expiry tests: the server keeps its usual ACCESS_TOKEN_TTL, so no
+ * server of their own, and no fixed lifetime that a slow host outruns.
+ */
+export async function withExpiringToken<T>(server: TestServer, client: TestClient, attempt: (token: string) => Promise<T | undefined>): Promise<T> {
+  const seconds = [1, 2, 4, 8]
+  for (const lifetime of seconds) {
+    const config = { ...server.services.config, accessTokenTtl: lifetime }
+    const { tokens } = await login({ ...server.services, config }, { client_id: client.clientId, client_secret: client.clientSecret }, '127.0.0.1')
+    const outcome = await attempt(tokens.access)
+    if (outcome !== undefined) return outcome
+  }
+  throw new Error(`the steps did not fit in tokens living ${seconds.join(', ')} s`)
+}

@@ -1,13 +1,24 @@
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 import pg from 'pg'
+
+import { openDatabase } from '../../src/db/database.ts'
+import { migrateToLatest } from '../../src/db/migrate.ts'
 
 /** Set DATABASE_URL to run the suite on PostgreSQL; each test file then gets a fresh database. */
 export const postgresUrl = process.env.DATABASE_URL || undefined
 export const onPostgres = postgresUrl !== undefined
+
+/**
+ * The migrated database every test database starts from, made once per run by the global setup
+ * (test/helpers/global-setup.ts): a PGlite data directory to copy, or a PostgreSQL template
+ * database. Unset (a test run outside vitest's setup), each database is migrated when it opens.
+ */
+export const TEMPLATE_ENV = 'EXCHANGE_TEST_TEMPLATE'
 
 export interface TestDatabase {
   env: Record<string, string>
@@ -19,26 +30,107 @@ export interface TestDatabase {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-test-'))
+  const template = process.env[TEMPLATE_ENV] || undefined
   if (!postgresUrl) {
+    // A copy of a migrated data directory opens in a fraction of the time initdb and the
+    // migrations take (`pgdata` is where src/db/database.ts keeps it).
+    if (template) cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true })
     return { env: { DATA_DIR: dataDir }, databaseUrl: undefined, dataDir, drop: async () => rmSync(dataDir, { recursive: true, force: true }) }
   }
   const name = `exchange_test_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: postgresUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(postgresUrl)
-  url.pathname = `/${name}`
+  await withAdmin(async (admin) => {
+    if (!template) return void (await admin.query(`CREATE DATABASE ${name}`))
+    // Refused while another session is connected to the template (autovacuum, a file creating
+    // its database at the same moment on an older server): wait a moment and ask again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return void (await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`))
+      } catch (error) {
+        if (attempt >= 50 || !/being accessed by other users/.test((error as Error).message)) throw error
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    }
+  })
+  const url = databaseUrlOf(name)
   return {
-    env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
-    databaseUrl: url.toString(),
+    env: { DATABASE_URL: url, DATA_DIR: dataDir },
+    databaseUrl: url,
     dataDir,
     drop: async () => {
       rmSync(dataDir, { recursive: true, force: true })
-      const client = new pg.Client({ connectionString: postgresUrl })
-      await client.connect()
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await client.end()
+      await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
     },
+  }
+}
+
+/** Makes the migrated template (global setup); returns what `TEMPLATE_ENV` names and how to remove it. */
+export async function createTemplate(): Promise<{ template: string; remove: () => Promise<void> }> {
+  const connection = { dbPoolSize: 1, statementTimeoutMs: 60_000 }
+  if (!postgresUrl) {
+    // Kept between runs, named by what it is made of: a run after a change to the tests or to
+    // src/ skips initdb and the migrations altogether; a new migration makes a new one.
+    const template = path.join(tmpdir(), `exchange-test-template-${templateKey()}`)
+    if (existsSync(path.join(template, 'PG_VERSION'))) return { template, remove: async () => {} }
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-template-'))
+    try {
+      const handle = await openDatabase({ ...connection, databaseUrl: undefined, dataDir })
+      try {
+        await migrateToLatest(handle.db)
+      } finally {
+        await handle.close()
+      }
+      // Whole or not at all: a run beside this one either sees it complete or makes its own.
+      renameSync(path.join(dataDir, 'pgdata'), template)
+    } catch (error) {
+      if (!existsSync(path.join(template, 'PG_VERSION'))) throw error
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+    return { template, remove: async () => {} }
+  }
+  const name = `exchange_template_${randomBytes(6).toString('hex')}`
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}`))
+  const drop = () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  try {
+    const handle = await openDatabase({ ...connection, databaseUrl: databaseUrlOf(name), dataDir: '' })
+    try {
+      await migrateToLatest(handle.db)
+    } finally {
+      await handle.close()
+    }
+    // No one connects to it again: copying needs it to have no sessions.
+    await withAdmin((admin) => admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`))
+  } catch (error) {
+    await drop()
+    throw error
+  }
+  return { template: name, remove: async () => void (await drop()) }
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** The migrations' names and texts and the PGlite version: what the embedded template is made of. */
+function templateKey(): string {
+  const hash = createHash('sha256')
+  const pglite = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }
+  hash.update(`pglite ${pglite.version}\n`)
+  const migrations = path.join(ROOT, 'migrations')
+  for (const file of readdirSync(migrations).sort()) hash.update(`${file}\n`).update(readFileSync(path.join(migrations, file)))
+  return hash.digest('hex').slice(0, 16)
+}
+
+function databaseUrlOf(name: string): string {
+  const url = new URL(postgresUrl!)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: postgresUrl })
+  await admin.connect()
+  try {
+    return await work(admin)
+  } finally {
+    await admin.end()
   }
 }

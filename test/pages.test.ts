@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Page, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestClient } from './helpers/auth.ts'
@@ -125,6 +125,7 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
 
     // 3. A tab opened afterwards starts without headers and is answered too.
     await page.locator('.graphiql-tab-add').click()
+    await page.locator('.graphiql-tab[aria-selected="true"]', { hasText: '<untitled>' }).waitFor()
     await page.locator('.graphiql-query-editor .view-lines').click()
     await replaceText(page, 'query Viewer { viewer { tenantId } }')
     const viewer = await run(page, 'Viewer')
@@ -158,14 +159,12 @@ async function replaceText(page: Page, text: string): Promise<void> {
 
 /** Presses GraphiQL's run button and returns the answer to the operation it sent. */
 async function run(page: Page, operationName: string): Promise<{ status: number; body: any }> {
-  const [response] = await Promise.all([
-    page.waitForResponse(
-      (r) => r.request().method() === 'POST' && (r.request().postDataJSON() as { operationName?: string })?.operationName === operationName,
-      {
-        timeout: 15_000,
-      },
-    ),
-    page.locator('.graphiql-execute-button').click(),
-  ])
+  // GraphiQL names the operation once it has parsed the editor: match the document too.
+  const named = new RegExp(`\\b(query|mutation) ${operationName}\\b`)
+  const sent = (request: Request) => {
+    const body = request.method() === 'POST' ? (request.postDataJSON() as { operationName?: string; query?: string } | null) : null
+    return body?.operationName === operationName || named.test(body?.query ?? '')
+  }
+  const [response] = await Promise.all([page.waitForResponse((r) => sent(r.request()), { timeout: 30_000 }), page.locator('.graphiql-execute-button').click()])
   return { status: response.status(), body: await response.json() }
 }

@@ -190,10 +190,12 @@ describe('bounded steps', () => {
     const res = sweep.result as Awaited<ReturnType<typeof placeOrder>>
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ status: 'cancelled', cancel_reason: 'unfilled', filled_quantity: String(depth) })
-    // Relative bounds only, so a busy host cannot break them: /healthz kept answering through the sweep as
-    // it does when idle (a step is short), and no wait came near the whole sweep (one step held nothing long).
+    // Relative bounds only, so a busy host cannot break them (it slows the sweep and its steps alike):
+    // /healthz was answered between the steps — the sweep takes about a hundred, so nearly every wait
+    // was a small share of it (or no longer than this host's scheduling when idle) — and no wait came
+    // near the whole sweep (one step held nothing long).
     const said = `sweep ${sweep.took.toFixed(0)} ms; /healthz gaps p95 ${sweep.p95.toFixed(0)}, worst ${sweep.worst.toFixed(0)}; idle worst ${idle.worst.toFixed(0)}`
-    expect(sweep.p95, said).toBeLessThan(idle.worst + 100)
+    expect(sweep.p95, said).toBeLessThan(Math.max(sweep.took / 10, 2 * idle.worst))
     expect(sweep.worst, said).toBeLessThan(sweep.took / 4)
 
     const counts = await sql<{ open: number; trades: number }>`

@@ -101,7 +101,9 @@ describe('operator CLI', () => {
     expect(JSON.parse((await cli('symbol', 'set-reference-price', 'USD-IRR', '1050000')).stdout)).toEqual({ symbol: 'USD-IRR', reference_price: '1050000' })
     expect(JSON.parse((await cli('symbol', 'deactivate', 'USD-IRR')).stdout)).toEqual({ symbol: 'USD-IRR', is_active: false })
     expect(JSON.parse((await cli('symbol', 'activate', 'USD-IRR')).stdout)).toEqual({ symbol: 'USD-IRR', is_active: true })
-    const bad = await cli('symbol', 'set-reference-price', 'USD-IRR', '-5')
+    // `-5` reads as an option (a usage error, exit 2); after `--` it is the price, and refused (exit 1).
+    expect((await cli('symbol', 'set-reference-price', 'USD-IRR', '-5')).code).toBe(2)
+    const bad = await cli('symbol', 'set-reference-price', 'USD-IRR', '--', '-5')
     expect(bad.code).toBe(1)
     const unknown = await cli('symbol', 'activate', 'NOPE-IRR')
     expect(unknown.code).toBe(1)

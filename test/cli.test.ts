@@ -18,7 +18,8 @@ afterAll(async () => {
 const cli = (...args: string[]) => runCli(args, database.env)
 const lines = (text: string) => text.split('\n').filter(Boolean)
 
-describe('operator CLI', () => {
+// Each test spawns several CLI processes: on a loaded host each start takes seconds.
+describe('operator CLI', { timeout: 240_000 }, () => {
   it('client create prints exactly one JSON line and stores only a digest of the secret', async () => {
     const result = await cli('client', 'create', '--name', 'Bank A')
     expect(result.stderr).toBe('')

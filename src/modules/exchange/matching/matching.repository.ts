@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
-import { type AccountWrite,accountWrites } from '../accounts/accounts.repository.ts'
+import { type AccountWrite, accountWrites } from '../accounts/accounts.repository.ts'
 import type { MarketEventType, TenantEventType } from '../events/event-payloads.ts'
 import { EVENTS_CHANNEL } from '../events/events.repository.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
-import type { StoredCandle } from './candles.ts'
+import type { CandleRecord, StoredCandle } from './candles.ts'
 import type { CandleInterval } from './market-time.ts'
 
 /** One step's trades for the candles: all share the step's time, so they fall in one interval of each length. */
@@ -113,17 +113,7 @@ export interface CandleQuery {
 }
 
 /** A candle as the read prints it: the REST item's fields, decimals as text. */
-export type CandleItem = {
-  open_time: string
-  close_time: string
-  open: string
-  high: string
-  low: string
-  close: string
-  volume: string
-  quote_volume: string
-  trade_count: number
-}
+export type CandleItem = CandleRecord
 
 function candleRange(query: CandleQuery) {
   // With `from`: the first `limit` candles from it; without: the latest `limit` (up to `to`). Oldest first either way.

@@ -245,6 +245,18 @@ async function main() {
     const refreshPool: string[] = []
     for (let i = 0; i < CONNECTIONS * 3; i++) refreshPool.push((await login()).tokens.refresh)
 
+    // The amend scenario's resting orders: sells no buy of the bench reaches, one per connection,
+    // each moved between two prices by every other amend of it (docs/api.md, "Order lifecycle").
+    const AMEND_PRICES = ['70000.00', '70001.00']
+    const amended: string[] = []
+    if (!ONLY || ONLY.some((o) => 'amend'.startsWith(o))) {
+      for (let i = 0; i < CONNECTIONS; i++) {
+        const body = JSON.stringify({ symbol: 'BTC-USDT', side: 'sell', type: 'limit', quantity: '0.01', price: AMEND_PRICES[0] })
+        amended.push((await json(`${service.url}/api/exchange/v1/orders`, { method: 'POST', headers: otherAuth, body })).uid)
+      }
+    }
+    let amends = 0
+
     const scenarios: Scenario[] = [
       { name: 'REST symbols (same token)', goal: { ratio: 0.4 }, options: (url) => ({ url: `${url}/api/exchange/v1/symbols`, headers: auth }) },
       {
@@ -292,6 +304,23 @@ async function main() {
           requests: [
             { method: 'POST', path: '/api/exchange/v1/orders', headers: auth, body: crossing('buy') },
             { method: 'POST', path: '/api/exchange/v1/orders', headers: otherAuth, body: crossing('sell') },
+          ],
+        }),
+      },
+      {
+        name: 'amend (resting orders repriced back and forth)',
+        goal: { requestsPerSec: 2500 },
+        options: () => ({
+          requests: [
+            {
+              method: 'PATCH',
+              headers: otherAuth,
+              setupRequest: (req: any) => {
+                const n = amends++
+                const price = AMEND_PRICES[Math.floor(n / amended.length) % 2]
+                return { ...req, path: `/api/exchange/v1/orders/${amended[n % amended.length]}`, body: JSON.stringify({ price }) }
+              },
+            },
           ],
         }),
       },

@@ -178,7 +178,7 @@ describe('orders on both faces', () => {
     const gql = await server.graphql(OrdersDocument, { orderBy: { field: 'created_at', direction: 'desc' }, limit: 5 }, { token: bank.token })
     expect(gql.data!.orders).toEqual({ total: rest.body.total, offset: 0, limit: 5, items: rest.body.items.map(orderAsGraphQL) })
     const cancelledRest = await server.request('GET', `${ORDERS}?status=cancelled`, { token: bank.token })
-    const cancelledGql = await server.graphql(OrdersDocument, { filter: { status: 'cancelled' } }, { token: bank.token })
+    const cancelledGql = await server.graphql(OrdersDocument, { filter: { status: ['cancelled'] } }, { token: bank.token })
     expect(cancelledGql.data!.orders.items).toEqual(cancelledRest.body.items.map(orderAsGraphQL))
   })
 

@@ -145,4 +145,48 @@ describe.skipIf(!onPostgres)('matching through two processes on one PostgreSQL d
     // Money too: whatever the killed process had in flight was written whole or not at all.
     expect((await checkAccounts(a.services.db)).discrepancies).toEqual([])
   })
+  it('resolves an amend racing a fill of the same order on the other process to one consistent outcome', { timeout: 120_000 }, async () => {
+    const symbol = await createMarket(a.services.db)
+    const [seller, buyer] = clients as [TestClient, TestClient]
+    const request = (base: string, client: TestClient, method: string, path: string, body?: unknown) =>
+      fetch(`${base}/api/exchange/v1/orders${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${client.token}` },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }))
+    const outcomes = new Set<string>()
+    for (let round = 0; round < 12; round++) {
+      const ask = await post(a.url, seller, { symbol, side: 'sell', type: 'limit', quantity: '2', price: '10.00' })
+      expect(ask.status).toBe(201)
+      // The amend goes through one process, the crossing buy (1.5 of the 2) through the other, at once.
+      const [amended, bid] = await Promise.all([
+        request(round % 2 ? a.url : b.url, seller, 'PATCH', `/${ask.body.uid}`, { quantity: '1' }),
+        post(round % 2 ? b.url : a.url, buyer, { symbol, side: 'buy', type: 'limit', quantity: '1.5', price: '10.00' }),
+      ])
+      expect(bid.status).toBe(201)
+      const stored = (await request(a.url, seller, 'GET', `/${ask.body.uid}`)).body
+      if (amended.status === 200) {
+        // The amend first: the order was 1, and the buy took all of it.
+        outcomes.add('amend first')
+        expect(stored).toMatchObject({ quantity: '1', filled_quantity: '1.00', status: 'filled' })
+        expect(bid.body).toMatchObject({ filled_quantity: '1.00', status: 'partially_filled' })
+      } else {
+        // The fill first: 1.5 of 2 filled, and 1 is not above that.
+        outcomes.add('fill first')
+        expect(amended.status).toBe(422)
+        expect(amended.body.detail[0]).toMatchObject({ type: 'value_error.number.not_gt', ctx: { limit_value: '1.50' } })
+        expect(stored).toMatchObject({ quantity: '2', filled_quantity: '1.50', status: 'partially_filled' })
+        expect(bid.body).toMatchObject({ filled_quantity: '1.50', status: 'filled' })
+      }
+      for (const client of [seller, buyer]) expect((await request(b.url, client, 'DELETE', `?symbol=${symbol}`)).status).toBe(200)
+    }
+    expect(outcomes.size).toBeGreaterThanOrEqual(1)
+    const fills = await sql<{ uid: string; filled: string; sum: string }>`
+      select o.uid, o.filled_quantity as filled, coalesce(sum(f.quantity), 0) as sum from orders o left join fills f on f.order_uid = o.uid
+      where o.symbol = ${symbol} group by o.uid having o.filled_quantity <> coalesce(sum(f.quantity), 0) or o.filled_quantity > o.quantity`.execute(
+      a.services.db,
+    )
+    expect(fills.rows).toEqual([])
+    expect((await checkAccounts(a.services.db)).discrepancies).toEqual([])
+  })
 })

@@ -65,6 +65,8 @@ const placeVia = async (
     type: 'limit',
     quantity: parsed.fields.quantity!,
     price: parsed.fields.price!,
+    timeInForce: 'gtc',
+    postOnly: false,
     parsed,
   })
   if (outcome.kind !== 'placed') throw new Error(JSON.stringify(outcome))
@@ -219,9 +221,9 @@ describe('a sweep cut short between its steps', () => {
     // Each holding what it may spend: the market order 30, the limit order 2 × 12.00.
     const quote = symbol.split('-')[1]!
     const cut = await sql<{ uid: string }>`
-      insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, status, seq, book_epoch, hold, hold_currency)
-      values (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'market', 2, null, 'open', 4, 1, 30, ${quote}),
-        (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'limit', 2, 12.00, 'open', 5, 1, 24, ${quote})
+      insert into orders (uid, user_id, tenant_id, symbol, side, type, quantity, price, time_in_force, status, seq, book_epoch, hold, hold_currency)
+      values (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'market', 2, null, 'ioc', 'open', 4, 1, 30, ${quote}),
+        (gen_random_uuid(), ${buyer.clientId}, ${buyer.tenantId}::uuid, ${symbol}, 'buy', 'limit', 2, 12.00, 'gtc', 'open', 5, 1, 24, ${quote})
       returning uid`.execute(first.services.db)
     await sql`update accounts set hold = hold + 54 where tenant_id = ${buyer.tenantId} and currency = ${quote}`.execute(first.services.db)
     await sql`update symbol_books set last_order_seq = 5 where symbol = ${symbol}`.execute(first.services.db)

@@ -303,6 +303,47 @@ describe('cancel and levels', () => {
   })
 })
 
+describe('time in force and amends', () => {
+  it('rest: false cancels the remainder of a limit order unfilled instead of resting it (ioc)', () => {
+    const { book, rest, levels } = harness()
+    rest('s1', 'B', 'sell', '100', '2')
+    const r = book.match({ uid: 'b1', tenantId: 'A', side: 'buy', type: 'limit', price: dec('101'), quantity: dec('3'), seq: 10n, rest: false })
+    expect(r.fills.map((f) => str(f.quantity))).toEqual(['2'])
+    expect([r.rested, r.cancelReason, str(r.remaining)]).toEqual([false, 'unfilled', '1'])
+    expect(levels('buy')).toEqual([])
+  })
+
+  it('canFill says whether an order would fill entirely, within its price and before its own tenant', () => {
+    const { book, rest } = harness()
+    rest('s1', 'B', 'sell', '100', '1')
+    rest('s2', 'C', 'sell', '101', '2')
+    rest('s3', 'A', 'sell', '102', '5')
+    rest('s4', 'B', 'sell', '103', '5')
+    const can = (price: string | null, quantity: string, tenantId = 'A') =>
+      book.canFill({ side: 'buy', tenantId, price: price === null ? null : dec(price), quantity: dec(quantity) })
+    expect(can('101', '3')).toBe(true)
+    expect(can('101', '3.01')).toBe(false)
+    expect(can('100.5', '2')).toBe(false)
+    // A's own ask at 102 stops it, however much rests beyond.
+    expect(can('103', '4')).toBe(false)
+    expect(can('103', '4', 'D')).toBe(true)
+    expect(can(null, '13', 'D')).toBe(true)
+    expect(can(null, '13.5', 'D')).toBe(false)
+    expect(book.size).toBe(4)
+  })
+
+  it('reduce lowers a remainder in place, keeping time priority, and refuses to add', () => {
+    const { book, rest, limit, levels } = harness()
+    rest('s1', 'B', 'sell', '100', '3')
+    rest('s2', 'C', 'sell', '100', '3')
+    expect(changeView({ ...book.reduce('s1', dec('1')) })).toBe('sell 100 x4 (2)')
+    expect(() => book.reduce('s1', dec('2'))).toThrow(RangeError)
+    expect(() => book.reduce('nope', dec('1'))).toThrow()
+    expect(limit('b1', 'A', 'buy', '100', '1').fills.map((f) => f.makerUid)).toEqual(['s1'])
+    expect(levels('sell')).toEqual(['100 x3 (1)'])
+  })
+})
+
 describe('averagePrice', () => {
   it('is exact when the division terminates', () => {
     // 1 @ 100 + 3 @ 101.5 → 404.5 / 4 = 101.125

@@ -62,6 +62,8 @@ describe('POST /api/exchange/v1/orders', () => {
       filled_quantity: '0',
       average_price: null,
       cancel_reason: null,
+      time_in_force: 'gtc',
+      post_only: false,
     })
     const stored = await server.services.db.selectFrom('orders').selectAll().where('uid', '=', res.body.uid).executeTakeFirstOrThrow()
     expect(stored).toMatchObject({ tenant_id: bank.tenantId, user_id: bank.clientId, status: 'open' })

@@ -73,6 +73,9 @@ function withoutHugeInput(items: ValidationIssue[]): ValidationIssue[] {
   return items
 }
 
+/** The `type_error.enum` message for `values`, as zod's own enum issues are rendered. */
+const enumMessage = (values: readonly string[]) => `value is not a valid enumeration member; permitted: ${values.map((v) => `'${v}'`).join(', ')}`
+
 function issueToDetailItems(issue: z.core.$ZodIssue, location: Location, root: unknown): ValidationIssue[] {
   const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)))
   const loc = [location, ...path]
@@ -106,7 +109,7 @@ function issueToDetailItems(issue: z.core.$ZodIssue, location: Location, root: u
         {
           type: 'type_error.enum',
           loc,
-          msg: `value is not a valid enumeration member; permitted: ${values.map((v) => `'${v}'`).join(', ')}`,
+          msg: enumMessage(values),
           input,
           ctx: { enum_values: values },
         },
@@ -195,4 +198,28 @@ export function toUtcTimestamp(s: string): string {
   const ms = Date.parse(`${date}T${hm}:${sec}${zone!.toUpperCase() === 'Z' ? 'Z' : zone!.length === 5 ? `${zone!.slice(0, 3)}:${zone!.slice(3)}` : zone}`)
   const iso = new Date(ms).toISOString() // yyyy-mm-ddThh:mm:ss.000Z
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${frac.padEnd(6, '0')}`
+}
+
+/**
+ * A query filter of one value or a comma-separated list (`status=open,partially_filled`), parsed to
+ * the distinct values. Text longer than every value listed once is refused before it is split. A
+ * GraphQL list argument arrives joined the same way (graphql/args.ts), so both faces report the
+ * same `detail` for the same mistake.
+ */
+export function enumListParam<const T extends readonly [string, ...string[]]>(values: T, description: string) {
+  const pattern = `^(${values.join('|')})(,(${values.join('|')}))*$`
+  return z
+    .string()
+    .max(values.join(',').length, { abort: true })
+    .transform((text, ctx) => {
+      const items = text.split(',')
+      for (const item of items) {
+        if (!values.includes(item)) {
+          customIssue(ctx, { type: 'type_error.enum', msg: enumMessage(values), ctx: { enum_values: [...values] }, input: item })
+          return z.NEVER
+        }
+      }
+      return [...new Set(items)] as T[number][]
+    })
+    .meta({ override: { type: 'string', pattern, example: values.slice(0, 2).join(',') }, description })
 }

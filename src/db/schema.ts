@@ -136,15 +136,19 @@ export interface OrderTable {
   type: 'limit' | 'market'
   quantity: Decimal
   price: Decimal | null
+  /** gtc: rests until filled or cancelled; ioc: trades what its pass can, the rest cancelled; fok: all in its pass or nothing (migration 2026-12-06). */
+  time_in_force: ColumnType<'gtc' | 'ioc' | 'fok', 'gtc' | 'ioc' | 'fok' | undefined, 'gtc' | 'ioc' | 'fok'>
+  /** Cancelled (`post_only`) rather than trade on arrival or on an amend that would cross. */
+  post_only: ColumnType<boolean, boolean | undefined, boolean>
   status: 'open' | 'partially_filled' | 'filled' | 'cancelled'
   filled_quantity: Generated<string>
   /** The quantity-weighted mean price of its fills; null until one. */
   average_price: ColumnType<string | null, string | null | undefined, string | null>
-  /** Why a cancelled order was cancelled: by its owner, the unfilled rest of a market order, or self-trade prevention. */
+  /** Why a cancelled order was cancelled: by its owner, the unfilled rest of an immediate order, self-trade prevention, or a post-only order that would have traded. */
   cancel_reason: ColumnType<
-    'user' | 'unfilled' | 'self_trade' | null,
-    'user' | 'unfilled' | 'self_trade' | null | undefined,
-    'user' | 'unfilled' | 'self_trade' | null
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | null,
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | null | undefined,
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | null
   >
   /** Σ price × quantity of its fills, exact: what `average_price` is computed from. */
   filled_notional: Generated<string>

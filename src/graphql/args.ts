@@ -48,7 +48,8 @@ export interface ListArgs {
 export function listQueryFromArgs({ filter, offset, limit, orderBy }: ListArgs): Record<string, unknown> {
   const query: Record<string, unknown> = {}
   for (const [key, value] of Object.entries({ ...filter, offset, limit })) {
-    if (value !== null && value !== undefined) query[snakeCase(key)] = String(value)
+    // A list filter becomes REST's comma-separated text; an empty list filters nothing.
+    if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)) query[snakeCase(key)] = String(value)
   }
   if (orderBy) query.order_by = `${orderBy.direction === 'desc' ? '-' : ''}${orderBy.field}`
   return query

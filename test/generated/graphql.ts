@@ -6,11 +6,15 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type CreateOrderInput = {
   /** Unique per tenant, forever: a resubmission returns the existing order. */
   clientOrderId?: string | null | undefined;
+  /** Limit gtc orders only: cancelled (post_only) rather than trade on arrival. */
+  postOnly?: boolean | null | undefined;
   /** Required for limit orders; market orders take none. */
   price?: string | null | undefined;
   quantity: string;
   side: OrderSide;
   symbol: string;
+  /** gtc for limit orders when absent; market orders are ioc. */
+  timeInForce?: TimeInForce | null | undefined;
   type: OrderType;
 };
 
@@ -23,8 +27,10 @@ export type CreateUserInput = {
 export type OrderFilter = {
   createdAtFrom?: string | null | undefined;
   createdAtTo?: string | null | undefined;
-  side?: OrderSide | null | undefined;
-  status?: OrderStatus | null | undefined;
+  /** Any of these sides. */
+  side?: Array<OrderSide> | null | undefined;
+  /** Any of these statuses: [open, partially_filled] lists the orders still working. */
+  status?: Array<OrderStatus> | null | undefined;
   symbol?: string | null | undefined;
   updatedAtFrom?: string | null | undefined;
   updatedAtTo?: string | null | undefined;
@@ -47,12 +53,14 @@ export type OrderSortField =
   | 'client_order_id'
   | 'created_at'
   | 'filled_quantity'
+  | 'post_only'
   | 'price'
   | 'quantity'
   | 'side'
   | 'status'
   | 'symbol'
   | 'tenant_id'
+  | 'time_in_force'
   | 'type'
   | 'uid'
   | 'updated_at'
@@ -105,6 +113,12 @@ export type SymbolSortField =
   | 'uid'
   | 'updated_at'
   | 'user_id';
+
+/** gtc: rests until filled or cancelled (limit orders by default); ioc: what its pass can fill, the rest cancelled (market orders always); fok: all in its pass, or cancelled with nothing filled. */
+export type TimeInForce =
+  | 'fok'
+  | 'gtc'
+  | 'ioc';
 
 export type UserFilter = {
   createdAtFrom?: string | null | undefined;

@@ -20,6 +20,8 @@ export const ORDER_KEYS = [
   'filled_quantity',
   'average_price',
   'cancel_reason',
+  'time_in_force',
+  'post_only',
 ]
 
 /** A valid limit order on the demo market. */

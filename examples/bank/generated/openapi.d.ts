@@ -220,7 +220,13 @@ export interface paths {
          *     Requires the scope `orders:write`.
          */
         post: operations["createOrder"];
-        delete?: never;
+        /**
+         * Cancel many orders
+         * @description Cancels every open or partially filled order of your tenant, on one symbol or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.
+         *
+         *     Requires the scope `orders:write`.
+         */
+        delete: operations["cancelOrders"];
         options?: never;
         head?: never;
         patch?: never;
@@ -271,7 +277,13 @@ export interface paths {
         delete: operations["cancelOrder"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Amend an order
+         * @description Changes the quantity, the price or both of an open or partially filled order of your tenant, in its symbol's matching pass. A smaller quantity at the same price keeps its time priority; a new price or a larger quantity sends it to the back of its level and it may trade at once, as a new order would. Its hold follows the new values.
+         *
+         *     Requires the scope `orders:write`.
+         */
+        patch: operations["amendOrder"];
         trace?: never;
     };
     "/api/exchange/v1/symbols": {
@@ -787,6 +799,11 @@ export interface components {
             offset: number;
             limit: number;
         };
+        /** @description The order's new total quantity (above what has filled), its new price, or both, under the symbol's rules. A smaller quantity at the same price keeps the order's place in its level; a new price or a larger quantity sends it to the back of its level, and it may trade at once. */
+        AmendOrderRequest: {
+            quantity?: string | null;
+            price?: string | null;
+        };
         /**
          * @description `error` is `bad_request`; `detail` repeats `message`.
          * @example {
@@ -840,6 +857,12 @@ export interface components {
             quantity: components["schemas"]["Decimal"];
             /** @description Orders now resting at this price. */
             orders: number;
+        };
+        CancelledOrders: {
+            /** @description How many orders were cancelled. */
+            cancelled: number;
+            /** @description The cancelled orders, by symbol, in acceptance order. */
+            items: components["schemas"]["Order"][];
         };
         Candle: {
             /** @description The interval's first instant. */
@@ -933,7 +956,7 @@ export interface components {
             error: "conflict";
             detail: string;
         };
-        /** @description Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409. */
+        /** @description Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `time_in_force` is `gtc` (the default for limit orders), `ioc` or `fok`; market orders are `ioc`. `post_only: true` (limit `gtc` orders only) cancels the order rather than let it trade on arrival. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409. */
         CreateOrderRequest: {
             client_order_id?: string | null;
             symbol: string;
@@ -943,6 +966,8 @@ export interface components {
             type: "limit" | "market";
             quantity: string;
             price?: string | null;
+            time_in_force?: ("gtc" | "ioc" | "fok") | null;
+            post_only?: boolean | null;
         };
         CreateUserRequest: {
             /**
@@ -1348,8 +1373,15 @@ export interface components {
             filled_quantity: components["schemas"]["Decimal"];
             /** @description The volume-weighted price of its fills (price precision + 8 places); null before the first fill. */
             average_price: components["schemas"]["Decimal"] | null;
-            /** @description Why it was cancelled: `user` (a cancel request), `unfilled` (a market order, what the book could not fill), `self_trade` (it would have traded with its own tenant). Null unless cancelled. */
-            cancel_reason: ("user" | "unfilled" | "self_trade") | null;
+            /** @description Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded). Null unless cancelled. */
+            cancel_reason: ("user" | "unfilled" | "self_trade" | "post_only") | null;
+            /**
+             * @description `gtc` (limit orders by default), `ioc` (market orders always), or `fok`.
+             * @enum {string}
+             */
+            time_in_force: "gtc" | "ioc" | "fok";
+            /** @description Cancelled (`post_only`) rather than trade on arrival. */
+            post_only: boolean;
         };
         OrderBook: {
             /** @example USD-IRR */
@@ -1439,6 +1471,8 @@ export interface components {
                 filled_quantity: components["schemas"]["Head"];
                 average_price: components["schemas"]["Head"];
                 cancel_reason: components["schemas"]["Head"];
+                time_in_force: components["schemas"]["Head"];
+                post_only: components["schemas"]["Head"];
             };
             items: components["schemas"]["Order"][];
             /** @description Records matching the filters, over all pages. */
@@ -2630,10 +2664,10 @@ export interface operations {
                 /** @description Updated at or before (ISO 8601 with a time and a zone). */
                 updated_at_to?: string;
                 /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
-                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "tenant_id" | "-tenant_id" | "client_order_id" | "-client_order_id" | "symbol" | "-symbol" | "side" | "-side" | "type" | "-type" | "quantity" | "-quantity" | "price" | "-price" | "status" | "-status" | "filled_quantity" | "-filled_quantity" | "average_price" | "-average_price" | "cancel_reason" | "-cancel_reason";
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "tenant_id" | "-tenant_id" | "client_order_id" | "-client_order_id" | "symbol" | "-symbol" | "side" | "-side" | "type" | "-type" | "quantity" | "-quantity" | "price" | "-price" | "status" | "-status" | "filled_quantity" | "-filled_quantity" | "average_price" | "-average_price" | "cancel_reason" | "-cancel_reason" | "time_in_force" | "-time_in_force" | "post_only" | "-post_only";
                 symbol?: string;
-                side?: "buy" | "sell";
-                status?: "open" | "partially_filled" | "filled" | "cancelled";
+                side?: string;
+                status?: string;
             };
             header?: never;
             path?: never;
@@ -2769,6 +2803,69 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    cancelOrders: {
+        parameters: {
+            query?: {
+                /** @description Only this symbol (all symbols without it). */
+                symbol?: string;
+                /** @description Only this side (both without it). */
+                side?: "buy" | "sell";
+                /** @description Admins: required, the tenant whose orders to cancel. Others: their own tenant's, if given. */
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled orders */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelledOrders"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's orders */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3000,6 +3097,97 @@ export interface operations {
                     "application/json": components["schemas"]["ConflictError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    amendOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AmendOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The order as its pass left it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No order has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The order is already filled or cancelled, or its symbol is not active */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -7,11 +7,15 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type CreateOrderInput = {
   /** Unique per tenant, forever: a resubmission returns the existing order. */
   clientOrderId?: string | null | undefined;
+  /** Limit gtc orders only: cancelled (post_only) rather than trade on arrival. */
+  postOnly?: boolean | null | undefined;
   /** Required for limit orders; market orders take none. */
   price?: string | null | undefined;
   quantity: string;
   side: OrderSide;
   symbol: string;
+  /** gtc for limit orders when absent; market orders are ioc. */
+  timeInForce?: TimeInForce | null | undefined;
   type: OrderType;
 };
 
@@ -57,6 +61,12 @@ export type SymbolSortField =
   | 'uid'
   | 'updated_at'
   | 'user_id';
+
+/** gtc: rests until filled or cancelled (limit orders by default); ioc: what its pass can fill, the rest cancelled (market orders always); fok: all in its pass, or cancelled with nothing filled. */
+export type TimeInForce =
+  | 'fok'
+  | 'gtc'
+  | 'ioc';
 
 export type DashboardLoginMutationVariables = Exact<{
   clientId: string;

@@ -177,7 +177,7 @@ export function insufficientBalanceIssue(
   available: DecimalValue,
   required: DecimalValue,
   precision: number,
-  field: 'amount' | 'quantity',
+  field: 'amount' | 'quantity' | 'price',
   input: string,
 ): ValidationIssue {
   const [have, need] = [available, required].map((v) => formatDecimalAtLeast(v, Math.max(0, precision)))

@@ -20,7 +20,7 @@ import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
 import { tradeRecord } from '../market/trade-records.ts'
 import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
-import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
+import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields, TimeInForce } from '../orders/orders.schemas.ts'
 import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
 import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
 import type { PassAccounts } from './pass-accounts.ts'
@@ -37,8 +37,19 @@ export interface PlaceRequest {
   type: OrderType
   quantity: DecimalInput
   price: DecimalInput | null
+  timeInForce: TimeInForce
+  postOnly: boolean
   /** Re-checked against the rules read under the symbol's lock, so a rule changed meanwhile is seen. */
   parsed: Pick<ParsedOrderFields, 'fields' | 'invalid'>
+}
+
+/** A resting order's new quantity, price or both (docs/api.md, "Order lifecycle"); null keeps the value. */
+export interface AmendRequest {
+  uid: string
+  /** The caller's tenant (the order's owner, checked before): its accounts are read with the book. */
+  tenantId: string
+  quantity: DecimalInput | null
+  price: DecimalInput | null
 }
 
 /** What one command will be answered, decided during the pass, resolved once the pass is stored. */
@@ -49,6 +60,12 @@ export type Answer =
   | { kind: 'refused'; issues: ValidationIssue[] }
   | { kind: 'cancelled'; uid: string }
   | { kind: 'not_open' }
+  | { kind: 'amended'; uid: string }
+  /** An amend that changes nothing writes nothing. */
+  | { kind: 'unchanged' }
+  /** The symbol is not active: its orders can be cancelled, not amended. */
+  | { kind: 'not_active' }
+  | { kind: 'cancelled_many'; uids: string[] }
 
 export interface StepLimits {
   /** Fills written by one statement: a longer sweep continues in the next step. */
@@ -244,6 +261,8 @@ export class MatchPass {
         type: request.type,
         quantity: stored(request.quantity),
         price: request.price && stored(request.price),
+        time_in_force: request.timeInForce,
+        post_only: request.postOnly,
         status: 'open',
         filled_quantity: '0',
         average_price: null,
@@ -263,9 +282,88 @@ export class MatchPass {
     this.accounts.hold(request.tenantId, hold.currency, held)
     this.#placed.set(request.uid, own.row)
     this.#tenantEvent(own.row, 'order.created', null)
-    await this.#takerSweep(own, request.quantity.value, request.price?.value ?? null)
+    const price = request.price?.value ?? null
+    const { book } = this.warm
+    if (request.postOnly && book.crosses(request.side, price)) this.#cancelRest(own, 'post_only')
+    else if (request.timeInForce === 'fok' && !book.canFill({ side: request.side, tenantId: request.tenantId, price, quantity: request.quantity.value }))
+      this.#cancelRest(own, 'unfilled')
+    else await this.#takerSweep(own, request.quantity.value, price)
     await this.#boundStep()
     return { kind: 'placed', uid: request.uid }
+  }
+
+  /**
+   * Amends a resting order (docs/api.md, "Order lifecycle"): the new values are checked against the
+   * symbol's rules, stay above what has filled, and move its hold (a larger hold must be
+   * available). A smaller quantity at the same price keeps its place in its level; anything else
+   * sends it to the back of its (new) level as a new arrival, which may trade at once.
+   */
+  async amend(request: AmendRequest): Promise<Answer> {
+    const own = this.warm.get(request.uid)
+    if (!own) return { kind: 'not_open' }
+    if (!this.#rules.is_active) return { kind: 'not_active' }
+    const { row } = own
+    const oldQuantity = decimalFromStore(row.quantity)
+    const oldPrice = decimalFromStore(row.price!)
+    const quantity = request.quantity?.value ?? oldQuantity
+    const price = request.price?.value ?? oldPrice
+    const fields = { type: 'limit' as const, ...(request.quantity && { quantity: request.quantity }), ...(request.price && { price: request.price }) }
+    const issues = marketRuleIssues({ fields, invalid: new Set(request.price ? [] : ['price' as const]) }, this.#rules)
+    if (request.quantity && issues.length === 0 && compareDecimals(quantity, own.filled) <= 0)
+      issues.push(notAboveFilled(request.quantity.text, row.filled_quantity))
+    if (issues.length > 0) return { kind: 'refused', issues }
+    const samePrice = compareDecimals(price, oldPrice) === 0
+    const quantityChange = compareDecimals(quantity, oldQuantity)
+    if (samePrice && quantityChange === 0) return { kind: 'unchanged' }
+
+    const hold = holdFor({ side: row.side, type: 'limit', quantity: subtract(quantity, own.filled), price }, this.#holdRules, this.#rates)
+    if (hold.amount === 'available') throw new Error('a limit order holds a fixed amount')
+    const more = subtract(hold.amount, own.hold)
+    const available = this.accounts.available(row.tenant_id, hold.currency)
+    if (more.coefficient > 0n && compareDecimals(available, more) < 0) {
+      const precision = hold.currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
+      const [field, input] = request.quantity ? (['quantity', request.quantity.text] as const) : (['price', request.price!.text] as const)
+      return { kind: 'refused', issues: [insufficientBalanceIssue(hold.currency, available, more, precision, field, input)] }
+    }
+    this.accounts.hold(row.tenant_id, hold.currency, more)
+    own.hold = hold.amount
+    const amended = (seq: number): OrderRow => ({
+      ...this.#next(own, own.row.status, null),
+      quantity: request.quantity ? stored(request.quantity) : row.quantity,
+      price: request.price ? stored(request.price) : row.price,
+      seq,
+    })
+
+    if (samePrice && quantityChange < 0) {
+      const level = this.warm.book.reduce(row.uid, subtract(quantity, own.filled))
+      own.row = amended(row.seq)
+      this.#record(own.row)
+      this.#tenantEvent(own.row, 'order.updated', null)
+      this.#bookEvent(level)
+    } else {
+      const removed = this.warm.book.cancel(row.uid)
+      this.warm.remove(row.uid, true)
+      if (removed) this.#bookEvent(removed.levelChange)
+      own.row = amended(++this.#orderSeq)
+      this.#record(own.row)
+      if (row.post_only && this.warm.book.crosses(row.side, price)) this.#cancelRest(own, 'post_only')
+      else {
+        await this.#sweep(own, quantity, price)
+        if (own.row.status !== 'cancelled') this.#tenantEvent(own.row, 'order.updated', null)
+      }
+    }
+    await this.#boundStep()
+    return { kind: 'amended', uid: row.uid }
+  }
+
+  /** Cancels every order of a tenant resting in the book (on one side, or both), in acceptance order. */
+  async cancelMany(tenantId: string, side: OrderSide | null): Promise<Answer> {
+    const uids = this.warm.restingOf(tenantId, side)
+    for (const uid of uids) {
+      this.cancel(uid)
+      await this.#boundStep()
+    }
+    return { kind: 'cancelled_many', uids }
   }
 
   /** Finishes a sweep a crash cut short between its steps (see WarmBook.load). */
@@ -307,7 +405,16 @@ export class MatchPass {
     const makerSide: OrderSide = row.side === 'buy' ? 'sell' : 'buy'
     for (;;) {
       const result = book.match(
-        { uid: row.uid, tenantId: row.tenant_id, side: row.side, type: row.type, price, quantity: subtract(quantity, own.filled), seq: BigInt(row.seq) },
+        {
+          uid: row.uid,
+          tenantId: row.tenant_id,
+          side: row.side,
+          type: row.type,
+          price,
+          quantity: subtract(quantity, own.filled),
+          seq: BigInt(row.seq),
+          rest: row.time_in_force === 'gtc',
+        },
         // Each trade is two fills, one per side.
         Math.max(1, Math.floor((this.limits.fillsPerStep - this.#fills.length) / 2)),
       )
@@ -520,6 +627,17 @@ export class MatchPass {
   #marketEvent(sequence: number, type: MarketEventType, body: Parameters<typeof marketEventPayload>[3]): void {
     this.#marketWritten = true
     this.#marketEvents.push({ sequence, type, payload: marketEventPayload(sequence, type, this.#createdAt, body) })
+  }
+}
+
+/** An amend may not bring an order's quantity down to (or below) what has already filled. */
+function notAboveFilled(input: string, filled: string): ValidationIssue {
+  return {
+    type: 'value_error.number.not_gt',
+    loc: ['body', 'quantity'],
+    msg: `ensure this value is greater than ${filled}, the quantity already filled`,
+    input,
+    ctx: { limit_value: filled },
   }
 }
 

@@ -133,6 +133,8 @@ export type PlacedOrder = Pick<
   | 'type'
   | 'quantity'
   | 'price'
+  | 'time_in_force'
+  | 'post_only'
   | 'status'
   | 'filled_quantity'
   | 'filled_notional'
@@ -144,8 +146,11 @@ export type PlacedOrder = Pick<
   | 'fee_accrued'
 >
 
-/** An order already stored, as the match leaves it. */
-export type ChangedOrder = Pick<OrderRow, 'uid' | 'status' | 'filled_quantity' | 'filled_notional' | 'average_price' | 'cancel_reason' | 'hold' | 'fee_accrued'>
+/** An order already stored, as the match leaves it (an amend changes its quantity, price and place, `seq`). */
+export type ChangedOrder = Pick<
+  OrderRow,
+  'uid' | 'quantity' | 'price' | 'seq' | 'status' | 'filled_quantity' | 'filled_notional' | 'average_price' | 'cancel_reason' | 'hold' | 'fee_accrued'
+>
 
 export interface TradeWrite {
   uid: string
@@ -234,30 +239,33 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
       where symbol = ${write.symbol} and epoch = ${write.expectedEpoch}
       returning epoch, (select count(pg_notify(${EVENTS_CHANNEL}, p)) from unnest(${write.notifications}::text[]) as p) as notified
     ), ${accountWrites(write.accounts, now, 'book')}, placed as (
-      insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price, status,
-        filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch, hold, hold_currency, fee_accrued)
+      insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price,
+        time_in_force, post_only, status, filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch, hold,
+        hold_currency, fee_accrued)
       select p.uid, ${now}::timestamp(6), ${now}::timestamp(6), p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side,
-        p.type, p.quantity, p.price, p.status, p.filled_quantity, p.filled_notional, p.average_price, p.cancel_reason, p.seq, book.epoch,
-        p.hold, p.hold_currency, p.fee_accrued
+        p.type, p.quantity, p.price, p.time_in_force, p.post_only, p.status, p.filled_quantity, p.filled_notional, p.average_price,
+        p.cancel_reason, p.seq, book.epoch, p.hold, p.hold_currency, p.fee_accrued
       from unnest(${column(placed, 'uid')}::uuid[], ${column(placed, 'user_id')}::text[], ${column(placed, 'tenant_id')}::uuid[],
         ${column(placed, 'client_order_id')}::text[], ${column(placed, 'side')}::text[], ${column(placed, 'type')}::text[],
-        ${column(placed, 'quantity')}::numeric[], ${column(placed, 'price')}::numeric[], ${column(placed, 'status')}::text[],
+        ${column(placed, 'quantity')}::numeric[], ${column(placed, 'price')}::numeric[], ${column(placed, 'time_in_force')}::text[],
+        ${column(placed, 'post_only')}::bool[], ${column(placed, 'status')}::text[],
         ${column(placed, 'filled_quantity')}::numeric[], ${column(placed, 'filled_notional')}::numeric[],
         ${column(placed, 'average_price')}::numeric[], ${column(placed, 'cancel_reason')}::text[], ${column(placed, 'seq')}::int8[],
         ${column(placed, 'hold')}::numeric[], ${column(placed, 'hold_currency')}::text[], ${column(placed, 'fee_accrued')}::numeric[])
-        with ordinality as p(uid, user_id, tenant_id, client_order_id, side, type, quantity, price, status, filled_quantity,
-          filled_notional, average_price, cancel_reason, seq, hold, hold_currency, fee_accrued, position)
+        with ordinality as p(uid, user_id, tenant_id, client_order_id, side, type, quantity, price, time_in_force, post_only, status,
+          filled_quantity, filled_notional, average_price, cancel_reason, seq, hold, hold_currency, fee_accrued, position)
         cross join book
       order by p.position
       returning ${ORDER_COLUMNS}
     ), changed as (
-      update orders o set status = c.status, filled_quantity = c.filled_quantity, filled_notional = c.filled_notional,
-        average_price = c.average_price, cancel_reason = c.cancel_reason, updated_at = ${now}::timestamp(6), book_epoch = book.epoch,
-        hold = c.hold, fee_accrued = c.fee_accrued
-      from unnest(${column(changed, 'uid')}::uuid[], ${column(changed, 'status')}::text[], ${column(changed, 'filled_quantity')}::numeric[],
+      update orders o set quantity = c.quantity, price = c.price, seq = c.seq, status = c.status, filled_quantity = c.filled_quantity,
+        filled_notional = c.filled_notional, average_price = c.average_price, cancel_reason = c.cancel_reason,
+        updated_at = ${now}::timestamp(6), book_epoch = book.epoch, hold = c.hold, fee_accrued = c.fee_accrued
+      from unnest(${column(changed, 'uid')}::uuid[], ${column(changed, 'quantity')}::numeric[], ${column(changed, 'price')}::numeric[],
+        ${column(changed, 'seq')}::int8[], ${column(changed, 'status')}::text[], ${column(changed, 'filled_quantity')}::numeric[],
         ${column(changed, 'filled_notional')}::numeric[], ${column(changed, 'average_price')}::numeric[], ${column(changed, 'cancel_reason')}::text[],
         ${column(changed, 'hold')}::numeric[], ${column(changed, 'fee_accrued')}::numeric[])
-        as c(uid, status, filled_quantity, filled_notional, average_price, cancel_reason, hold, fee_accrued)
+        as c(uid, quantity, price, seq, status, filled_quantity, filled_notional, average_price, cancel_reason, hold, fee_accrued)
         cross join book
       where o.uid = c.uid
       returning ${ORDER_COLUMNS_OF_O}

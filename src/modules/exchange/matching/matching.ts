@@ -1,11 +1,12 @@
 import type { Db } from '../../../db/database.ts'
 import { DEFAULT_MARKET_TIMEZONE } from '../market-data/market-time.ts'
-import type { PlaceRequest, StepLimits } from './match-pass.ts'
+import type { OrderRow } from '../orders/orders.repository.ts'
+import type { AmendRequest, PlaceRequest, StepLimits } from './match-pass.ts'
 import { symbolsWithRestingOrders } from './matching.repository.ts'
-import { type CancelOutcome, type EventsCommitted, type PlaceOutcome, SymbolQueue } from './symbol-queue.ts'
+import { type AmendOutcome, type CancelOutcome, type EventsCommitted, type PlaceOutcome, SymbolQueue } from './symbol-queue.ts'
 
-export type { PlaceRequest } from './match-pass.ts'
-export type { CancelOutcome, EventsCommitted, PlaceOutcome } from './symbol-queue.ts'
+export type { AmendRequest, PlaceRequest } from './match-pass.ts'
+export type { AmendOutcome, CancelOutcome, EventsCommitted, PlaceOutcome } from './symbol-queue.ts'
 
 export interface MatchingOptions extends Partial<StepLimits> {
   /** Passes (transactions) of different symbols in flight at once. */
@@ -63,6 +64,15 @@ export class Matching {
 
   cancel(symbol: string, uid: string): Promise<CancelOutcome> {
     return new Promise((resolve, reject) => this.#queue(symbol).push({ kind: 'cancel', uid, resolve, reject }))
+  }
+
+  amend(symbol: string, request: AmendRequest): Promise<AmendOutcome> {
+    return new Promise((resolve, reject) => this.#queue(symbol).push({ kind: 'amend', request, resolve, reject }))
+  }
+
+  /** Cancels every order of `tenantId` resting in the symbol's book (on `side`, or both sides). */
+  cancelMany(symbol: string, tenantId: string, side: OrderRow['side'] | null): Promise<OrderRow[]> {
+    return new Promise((resolve, reject) => this.#queue(symbol).push({ kind: 'cancel_many', tenantId, side, resolve, reject }))
   }
 
   /**

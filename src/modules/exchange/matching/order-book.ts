@@ -25,6 +25,8 @@ export interface IncomingOrder {
   price: DecimalValue | null
   quantity: DecimalValue
   seq: bigint
+  /** False: a limit order's remainder is cancelled (`unfilled`) rather than rested (time in force `ioc`). */
+  rest?: boolean
 }
 
 export interface Fill {
@@ -216,7 +218,7 @@ export class OrderBook {
 
     let rested = false
     if (complete && remaining > 0n && cancelReason === null) {
-      if (limit === null) cancelReason = 'unfilled'
+      if (limit === null || order.rest === false) cancelReason = 'unfilled'
       else {
         const level = this.rest(order.uid, order.tenantId, order.side, order.seq, limit, remaining)
         if (level.touched !== epoch) {
@@ -266,6 +268,41 @@ export class OrderBook {
     this.fitScales(price, { coefficient: 1n, scale: 0 })
     const limit = this.priceUnits(price)
     return side === 'buy' ? best.price <= limit : best.price >= limit
+  }
+
+  /**
+   * True when an incoming order would fill entirely right now (time in force `fok`): the other
+   * side holds its quantity within its price before any order of its own tenant, which self-trade
+   * prevention would stop at. Walks no further than the orders that fill would take.
+   */
+  canFill(order: Pick<IncomingOrder, 'side' | 'tenantId' | 'price' | 'quantity'>): boolean {
+    this.fitScales(order.price, order.quantity)
+    const book = order.side === 'buy' ? this.asks : this.bids
+    const limit = order.price === null ? null : this.priceUnits(order.price)
+    let needed = this.quantityUnits(order.quantity)
+    for (let i = book.length - 1; i >= 0; i--) {
+      const level = book[i]!
+      if (limit !== null && (order.side === 'buy' ? level.price > limit : level.price < limit)) return false
+      for (let node = level.head; node !== null; node = node.next) {
+        if (node.tenantId === order.tenantId) return false
+        needed -= node.remaining
+        if (needed <= 0n) return true
+      }
+    }
+    return false
+  }
+
+  /** Lowers a resting order's remaining quantity in place, keeping its time priority. */
+  reduce(uid: string, remaining: DecimalValue): LevelChange {
+    const node = this.orders.get(uid)
+    if (!node) throw new Error(`order ${uid} is not in the book`)
+    if (remaining.coefficient <= 0n) throw new RangeError('remaining must be positive')
+    this.fitScales(null, remaining)
+    const units = this.quantityUnits(remaining)
+    if (units > node.remaining) throw new RangeError('reduce cannot add quantity: the order goes to the back of its level instead')
+    node.level.total -= node.remaining - units
+    node.remaining = units
+    return this.levelChange(node.level)
   }
 
   cancel(uid: string): { order: RestingOrder; levelChange: LevelChange } | undefined {

@@ -5,7 +5,7 @@ import { encodeNotifications } from '../events/event-notifications.ts'
 import { notifyEvents, type StreamKey } from '../events/events.repository.ts'
 import { recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
-import { type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
+import { type AmendRequest, type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
 import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
 import { PassAccounts } from './pass-accounts.ts'
 import { WarmBook } from './warm-book.ts'
@@ -20,9 +20,16 @@ export type PlaceOutcome =
 
 export type CancelOutcome = { kind: 'cancelled'; order: OrderRow } | { kind: 'not_open' }
 
+export type AmendOutcome =
+  /** The order as its amend's pass left it; `unchanged`: the amend named its current values, nothing was written. */
+  { kind: 'amended'; order: OrderRow } | { kind: 'unchanged' } | { kind: 'refused'; issues: ValidationIssue[] } | { kind: 'not_open' } | { kind: 'not_active' }
+
 export type Command =
   | { kind: 'place'; request: PlaceRequest; resolve: (outcome: PlaceOutcome) => void; reject: (error: unknown) => void }
   | { kind: 'cancel'; uid: string; resolve: (outcome: CancelOutcome) => void; reject: (error: unknown) => void }
+  | { kind: 'amend'; request: AmendRequest; resolve: (outcome: AmendOutcome) => void; reject: (error: unknown) => void }
+  /** Cancels every resting order of a tenant (on one side, or both): answers them as cancelled, in acceptance order. */
+  | { kind: 'cancel_many'; tenantId: string; side: OrderRow['side'] | null; resolve: (orders: OrderRow[]) => void; reject: (error: unknown) => void }
   /** Loads the book (and finishes a sweep a crash cut short) before any order arrives. */
   | { kind: 'warm'; resolve: () => void; reject: (error: unknown) => void }
 
@@ -171,6 +178,8 @@ export class SymbolQueue {
     for (const command of commands) {
       if (command.kind === 'place') answers.push(await pass.place(command.request, existing))
       else if (command.kind === 'cancel') answers.push(pass.cancel(command.uid))
+      else if (command.kind === 'amend') answers.push(await pass.amend(command.request))
+      else if (command.kind === 'cancel_many') answers.push(await pass.cancelMany(command.tenantId, command.side))
       else answers.push({ kind: 'not_open' })
     }
     await pass.finish()
@@ -227,9 +236,9 @@ export class SymbolQueue {
   }
 }
 
-/** The tenants placing orders in the pass: their base and quote accounts are the ones it may hold from. */
+/** The tenants placing or amending orders in the pass: their base and quote accounts are the ones it may hold from. */
 function placingTenants(commands: readonly Command[]): string[] {
-  return [...new Set(commands.flatMap((c) => (c.kind === 'place' ? [c.request.tenantId] : [])))]
+  return [...new Set(commands.flatMap((c) => (c.kind === 'place' || c.kind === 'amend' ? [c.request.tenantId] : [])))]
 }
 
 function answerUnknownSymbol(command: Command): void {
@@ -238,7 +247,8 @@ function answerUnknownSymbol(command: Command): void {
       kind: 'refused',
       issues: [{ type: 'value_error.symbol', loc: ['body', 'symbol'], msg: `unknown symbol ${command.request.symbol}`, input: command.request.symbol }],
     })
-  else if (command.kind === 'cancel') command.resolve({ kind: 'not_open' })
+  else if (command.kind === 'cancel' || command.kind === 'amend') command.resolve({ kind: 'not_open' })
+  else if (command.kind === 'cancel_many') command.resolve([])
   else command.resolve()
 }
 
@@ -253,6 +263,20 @@ function answer(command: Command, decided: Answer, rows: Map<string, OrderRow>):
     if (command.kind === 'cancel') {
       command.resolve(decided.kind === 'cancelled' ? { kind: 'cancelled', order: row(decided.uid) } : { kind: 'not_open' })
       return
+    }
+    if (command.kind === 'cancel_many') return command.resolve(decided.kind === 'cancelled_many' ? decided.uids.map(row) : [])
+    if (command.kind === 'amend') {
+      switch (decided.kind) {
+        case 'amended':
+          return command.resolve({ kind: 'amended', order: row(decided.uid) })
+        case 'unchanged':
+        case 'not_open':
+        case 'not_active':
+        case 'refused':
+          return command.resolve(decided)
+        default:
+          throw new Error(`an amend cannot be answered ${decided.kind}`)
+      }
     }
     switch (decided.kind) {
       case 'placed':

@@ -41,8 +41,8 @@ export class WarmBook {
   private constructor(public epoch: number) {}
 
   /**
-   * The book from its resting orders, in acceptance order. A market order still resting, or a limit
-   * order that crosses what rests before it, is a sweep cut short between its steps by a crash on
+   * The book from its resting orders, in acceptance order. A market, `ioc` or `fok` order still
+   * open, or a limit order that crosses what rests before it, is a sweep cut short between its steps by a crash on
    * the embedded database (which has no transactions): it is not put in the book but returned, for
    * the next pass to finish before anything else.
    */
@@ -51,7 +51,7 @@ export class WarmBook {
     const unfinished: OrderState[] = []
     for (const row of rows) {
       const state = orderState(row)
-      if (row.price === null || warm.book.crosses(row.side, decimalFromStore(row.price))) unfinished.push(state)
+      if (row.price === null || row.time_in_force !== 'gtc' || warm.book.crosses(row.side, decimalFromStore(row.price))) unfinished.push(state)
       else warm.rest(state)
     }
     return { warm, unfinished }
@@ -68,6 +68,12 @@ export class WarmBook {
 
   get(uid: string): OrderState | undefined {
     return this.#orders.get(uid)
+  }
+
+  /** The uids of a tenant's resting orders (on `side`, or both), in acceptance order. */
+  restingOf(tenantId: string, side: OrderRow['side'] | null): string[] {
+    const states = [...this.#orders.values()].filter((s) => s.row.tenant_id === tenantId && (side === null || s.row.side === side))
+    return states.sort((a, b) => a.row.seq - b.row.seq).map((s) => s.row.uid)
   }
 
   openOrders(tenantId: string): number {

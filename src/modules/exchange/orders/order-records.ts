@@ -28,6 +28,8 @@ export function orderRecord(row: OrderRow) {
     filled_quantity: row.filled_quantity,
     average_price: row.average_price,
     cancel_reason: row.cancel_reason,
+    time_in_force: row.time_in_force,
+    post_only: row.post_only,
   }
 }
 export type OrderRecord = ReturnType<typeof orderRecord>

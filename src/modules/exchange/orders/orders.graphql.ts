@@ -5,8 +5,8 @@ import { builder } from '../../../graphql/builder.ts'
 import { SymbolType } from '../symbols/symbols.graphql.ts'
 import { SYMBOLS_READ } from '../symbols/symbols.ts'
 import type { OrderRow } from './orders.repository.ts'
-import { CANCEL_REASONS, ORDER_ORDERABLE, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES } from './orders.schemas.ts'
-import { cancelOrder, createOrder, getOrder, listOrders, validateOrder } from './orders.ts'
+import { CANCEL_REASONS, ORDER_ORDERABLE, ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES, TIMES_IN_FORCE } from './orders.schemas.ts'
+import { amendOrder, cancelOrder, cancelOrders, createOrder, getOrder, listOrders, validateOrder } from './orders.ts'
 
 // Enum values keep the REST spelling, so a value means the same on both faces.
 const OrderSide = builder.enumType('OrderSide', { values: ORDER_SIDES })
@@ -18,7 +18,13 @@ const OrderStatus = builder.enumType('OrderStatus', { values: ORDER_STATUSES })
 export const OrderSideType = OrderSide
 const CancelReason = builder.enumType('CancelReason', {
   values: CANCEL_REASONS,
-  description: 'user: cancelled by its owner; unfilled: the rest of a market order; self_trade: the next match would have been with its own tenant.',
+  description:
+    'user: cancelled by its owner; unfilled: what an ioc or market order could not fill in its pass, or a fok order that could not fill entirely; self_trade: the next match would have been with its own tenant; post_only: a post-only order that would have traded.',
+})
+const TimeInForce = builder.enumType('TimeInForce', {
+  values: TIMES_IN_FORCE,
+  description:
+    'gtc: rests until filled or cancelled (limit orders by default); ioc: what its pass can fill, the rest cancelled (market orders always); fok: all in its pass, or cancelled with nothing filled.',
 })
 
 export const Order = builder.objectRef<OrderRow>('Order').implement({
@@ -41,6 +47,8 @@ export const Order = builder.objectRef<OrderRow>('Order').implement({
     filledQuantity: t.expose('filled_quantity', { type: 'Decimal', description: 'The sum of its fills.' }),
     averagePrice: t.expose('average_price', { type: 'Decimal', nullable: true, description: 'The quantity-weighted mean price of its fills; null until one.' }),
     cancelReason: t.expose('cancel_reason', { type: CancelReason, nullable: true, description: 'Why it was cancelled; null unless cancelled.' }),
+    timeInForce: t.expose('time_in_force', { type: TimeInForce }),
+    postOnly: t.exposeBoolean('post_only', { description: 'Cancelled (post_only) rather than trade on arrival.' }),
     market: t.field({
       type: SymbolType,
       description: "The order's symbol with its rules; requires symbols:read.",
@@ -69,6 +77,8 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
     type: t.field({ type: OrderType, required: true }),
     quantity: t.field({ type: 'Decimal', required: true }),
     price: t.field({ type: 'Decimal', description: 'Required for limit orders; market orders take none.' }),
+    timeInForce: t.field({ type: TimeInForce, description: 'gtc for limit orders when absent; market orders are ioc.' }),
+    postOnly: t.boolean({ description: 'Limit gtc orders only: cancelled (post_only) rather than trade on arrival.' }),
   }),
 })
 
@@ -80,6 +90,8 @@ const orderBody = (input: typeof CreateOrderInput.$inferInput) => ({
   type: input.type,
   quantity: input.quantity,
   price: input.price,
+  time_in_force: input.timeInForce,
+  post_only: input.postOnly,
 })
 
 const OrderPage = builder.objectRef<Page<OrderRow>>('OrderPage').implement({
@@ -94,8 +106,8 @@ const OrderPage = builder.objectRef<Page<OrderRow>>('OrderPage').implement({
 const OrderFilter = builder.inputType('OrderFilter', {
   fields: (t) => ({
     symbol: t.string(),
-    side: t.field({ type: OrderSide }),
-    status: t.field({ type: OrderStatus }),
+    side: t.field({ type: [OrderSide], description: 'Any of these sides.' }),
+    status: t.field({ type: [OrderStatus], description: 'Any of these statuses: [open, partially_filled] lists the orders still working.' }),
     createdAtFrom: t.field({ type: 'DateTime' }),
     createdAtTo: t.field({ type: 'DateTime' }),
     updatedAtFrom: t.field({ type: 'DateTime' }),
@@ -144,6 +156,41 @@ builder.mutationField('cancelOrder', (t) =>
     description: 'Requires orders:write. Cancels an open or partially filled order of your tenant; otherwise CONFLICT.',
     args: { uid: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => cancelOrder(ctx, String(args.uid)),
+  }),
+)
+
+const AmendOrderInput = builder.inputType('AmendOrderInput', {
+  description: 'A new total quantity (above what has filled), a new price, or both.',
+  fields: (t) => ({
+    quantity: t.field({ type: 'Decimal' }),
+    price: t.field({ type: 'Decimal' }),
+  }),
+})
+
+builder.mutationField('amendOrder', (t) =>
+  t.field({
+    type: Order,
+    description:
+      'Requires orders:write. Same rules and errors as PATCH /api/exchange/v1/orders/{uid}: a smaller quantity at the same price keeps time priority; a new price or a larger quantity goes to the back of its level and may trade at once.',
+    args: { uid: t.arg.id({ required: true }), input: t.arg({ type: AmendOrderInput, required: true }) },
+    resolve: (_root, { uid, input }, ctx) => amendOrder(ctx, String(uid), () => ({ quantity: input.quantity, price: input.price })),
+  }),
+)
+
+const CancelledOrders = builder.objectRef<OrderRow[]>('CancelledOrders').implement({
+  fields: (t) => ({
+    cancelled: t.int({ description: 'How many orders were cancelled.', resolve: (orders) => orders.length }),
+    items: t.field({ type: [Order], description: 'The cancelled orders, by symbol, in acceptance order.', resolve: (orders) => orders }),
+  }),
+})
+
+builder.mutationField('cancelOrders', (t) =>
+  t.field({
+    type: CancelledOrders,
+    description:
+      "Requires orders:write. Cancels every open or partially filled order of your tenant on one symbol or all, one side or both (admins: tenantId's, required). Same as DELETE /api/exchange/v1/orders.",
+    args: { symbol: t.arg.string(), side: t.arg({ type: OrderSide }), tenantId: t.arg.id() },
+    resolve: (_root, args, ctx) => cancelOrders(ctx, listQueryFromArgs({ filter: { symbol: args.symbol, side: args.side, tenantId: args.tenantId } })),
   }),
 )
 

@@ -18,6 +18,14 @@ export async function findOrder(db: Db, uid: string): Promise<OrderRow | undefin
   return db.selectFrom('orders').selectAll().where('uid', '=', uid).where('is_deleted', '=', false).executeTakeFirst()
 }
 
+/** The symbols where a tenant has open or partially filled orders (on `side`, or either), in name order. */
+export async function symbolsWithRestingOrdersOf(db: Db, tenantId: string, symbol: string | undefined, side: OrderRow['side'] | null): Promise<string[]> {
+  let q = db.selectFrom('orders').select('symbol').distinct().where('tenant_id', '=', tenantId).where('status', 'in', CANCELLABLE_STATUSES)
+  if (symbol !== undefined) q = q.where('symbol', '=', symbol)
+  if (side !== null) q = q.where('side', '=', side)
+  return (await q.orderBy('symbol').execute()).map((row) => row.symbol)
+}
+
 /** `tenantId` undefined lists every tenant's orders (admins). */
 function filteredOrders(db: Db, query: OrderListQuery, tenantId: string | undefined) {
   let q = whereCommon(db.selectFrom('orders'), 'orders', query)
@@ -25,8 +33,8 @@ function filteredOrders(db: Db, query: OrderListQuery, tenantId: string | undefi
   // tenant, not what statistics (absent, or older than this tenant's orders) say about this one.
   if (tenantId !== undefined) q = q.where('orders.tenant_id', '=', sql<string>`(select ${tenantId}::uuid)`)
   if (query.symbol !== undefined) q = q.where('orders.symbol', '=', query.symbol)
-  if (query.side !== undefined) q = q.where('orders.side', '=', query.side)
-  if (query.status !== undefined) q = q.where('orders.status', '=', query.status)
+  if (query.side !== undefined) q = q.where('orders.side', 'in', query.side)
+  if (query.status !== undefined) q = q.where('orders.status', 'in', query.status)
   return q
 }
 

@@ -3,8 +3,18 @@ import { JsonText } from '../../../http/responses.ts'
 import type { DocumentedRoute } from '../../../http/router.ts'
 import { orderEnvelope, orderRecord } from './order-records.ts'
 import type { OrderRow } from './orders.repository.ts'
-import { createOrderBody, orderListQuery, orderListSchema, orderParams, orderRecordSchema, orderValidationSchema } from './orders.schemas.ts'
-import { cancelOrder, createOrder, getOrder, listOrders, ORDERS_READ, ORDERS_WRITE, validateOrder } from './orders.ts'
+import {
+  amendOrderBody,
+  cancelledOrdersSchema,
+  cancelOrdersQuery,
+  createOrderBody,
+  orderListQuery,
+  orderListSchema,
+  orderParams,
+  orderRecordSchema,
+  orderValidationSchema,
+} from './orders.schemas.ts'
+import { amendOrder, cancelOrder, cancelOrders, createOrder, getOrder, listOrders, ORDERS_READ, ORDERS_WRITE, validateOrder } from './orders.ts'
 
 const ORDERS = '/api/exchange/v1/orders'
 
@@ -39,6 +49,11 @@ export const orderRoutes: DocumentedRoute[] = [
       bodyExamples: {
         limit: { summary: 'A limit buy with an idempotency key', value: limitBuy },
         market: { summary: 'A market sell', value: { symbol: 'USD-IRR', side: 'sell', type: 'market', quantity: '500' } },
+        ioc: {
+          summary: 'Immediate or cancel: what crosses now, the rest cancelled',
+          value: { ...limitBuy, client_order_id: 'bank-42-0002', time_in_force: 'ioc' },
+        },
+        postOnly: { summary: 'Post-only: rests as a maker, or is cancelled', value: { ...limitBuy, client_order_id: 'bank-42-0003', post_only: true } },
       },
       responses: {
         201: { description: 'Placed', body: orderRecordSchema },
@@ -88,6 +103,50 @@ export const orderRoutes: DocumentedRoute[] = [
       params: orderParams,
       responses: { 200: { description: 'The cancelled order', body: orderRecordSchema } },
       errors: { forbidden: "Another tenant's order (admins too)", not_found: 'No order has this uid', conflict: 'The order is already filled or cancelled' },
+    },
+  },
+  {
+    method: 'PATCH',
+    path: `${ORDERS}/:uid`,
+    handler: async ({ ctx, params, body }) => ({ body: orderRecord(await amendOrder(ctx, params.uid!, body)) }),
+    doc: {
+      operationId: 'amendOrder',
+      summary: 'Amend an order',
+      description:
+        "Changes the quantity, the price or both of an open or partially filled order of your tenant, in its symbol's matching pass. A smaller quantity at the same price keeps its time priority; a new price or a larger quantity sends it to the back of its level and it may trade at once, as a new order would. Its hold follows the new values.",
+      tag: 'exchange',
+      scope: ORDERS_WRITE,
+      params: orderParams,
+      body: amendOrderBody,
+      bodyExamples: {
+        reduce: { summary: 'Reduce the quantity (keeps time priority)', value: { quantity: '500' } },
+        reprice: { summary: 'Move the price (to the back of the new level)', value: { price: '1051000' } },
+      },
+      responses: { 200: { description: 'The order as its pass left it', body: orderRecordSchema } },
+      errors: {
+        forbidden: "Another tenant's order (admins too)",
+        not_found: 'No order has this uid',
+        conflict: 'The order is already filled or cancelled, or its symbol is not active',
+      },
+    },
+  },
+  {
+    method: 'DELETE',
+    path: ORDERS,
+    handler: async ({ ctx, query }) => {
+      const orders = await cancelOrders(ctx, query)
+      return { body: { cancelled: orders.length, items: orders.map(orderRecord) } }
+    },
+    doc: {
+      operationId: 'cancelOrders',
+      summary: 'Cancel many orders',
+      description:
+        "Cancels every open or partially filled order of your tenant, on one symbol or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.",
+      tag: 'exchange',
+      scope: ORDERS_WRITE,
+      query: cancelOrdersQuery,
+      responses: { 200: { description: 'The cancelled orders', body: cancelledOrdersSchema } },
+      errors: { forbidden: "Another tenant's orders" },
     },
   },
   {

@@ -4,7 +4,7 @@ import { parseDecimal } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../../core/lists.ts'
 import { commonRecordShape, decimalString, listEnvelopeSchema, uuidText } from '../../../core/response-schemas.ts'
-import { customIssue, parseInput, zodErrorToDetail } from '../../../core/validation.ts'
+import { customIssue, enumListParam, parseInput, zodErrorToDetail } from '../../../core/validation.ts'
 import { symbolName } from '../symbols/symbols.schemas.ts'
 
 export const ORDER_SIDES = ['buy', 'sell'] as const
@@ -17,7 +17,13 @@ export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled'
 export type OrderSide = (typeof ORDER_SIDES)[number]
 export type OrderType = (typeof ORDER_TYPES)[number]
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
-export const CANCEL_REASONS = ['user', 'unfilled', 'self_trade'] as const
+export const CANCEL_REASONS = ['user', 'unfilled', 'self_trade', 'post_only'] as const
+/**
+ * gtc rests until filled or cancelled; ioc trades what its pass can and cancels the rest; fok
+ * fills entirely in its pass or is cancelled with nothing filled (docs/api.md, "Order lifecycle").
+ */
+export const TIMES_IN_FORCE = ['gtc', 'ioc', 'fok'] as const
+export type TimeInForce = (typeof TIMES_IN_FORCE)[number]
 
 /** Longer decimal text is refused before any arithmetic, so a huge number cannot cost CPU. */
 export const MAX_DECIMAL_TEXT = 40
@@ -54,6 +60,8 @@ export const createOrderBody = z.strictObject({
   type: z.enum(ORDER_TYPES),
   quantity: decimalText,
   price: decimalText.nullish(),
+  time_in_force: z.enum(TIMES_IN_FORCE).nullish(),
+  post_only: z.boolean().nullish(),
 })
 export type CreateOrderFields = z.output<typeof createOrderBody>
 type FieldName = keyof CreateOrderFields
@@ -92,10 +100,41 @@ export function parseOrderFields(body: unknown): ParsedOrderFields {
       issues.push({ ...issue, loc: ['body', name, ...issue.loc.slice(1)] })
     }
   }
+  issues.push(...lifecycleIssues(fields as Partial<CreateOrderFields>, invalid))
   for (const name of Object.keys(record)) {
     if (!KNOWN_FIELDS.has(name)) issues.push({ type: 'value_error.extra', loc: ['body', name], msg: 'extra fields not permitted' })
   }
   return { fields: fields as Partial<CreateOrderFields>, invalid, issues }
+}
+
+/** What an order's time in force is when it names none: market orders are immediate-or-cancel. */
+export function timeInForceOf(fields: Pick<Partial<CreateOrderFields>, 'type' | 'time_in_force'>): TimeInForce {
+  return fields.time_in_force ?? (fields.type === 'market' ? 'ioc' : 'gtc')
+}
+
+/** Market orders are `ioc` only; `post_only` is for limit orders that rest (`gtc`). */
+function lifecycleIssues(fields: Partial<CreateOrderFields>, invalid: ReadonlySet<FieldName>): ValidationIssue[] {
+  if (invalid.has('type') || fields.type === undefined) return []
+  const issues: ValidationIssue[] = []
+  const timeInForce = fields.time_in_force
+  if (fields.type === 'market' && timeInForce && timeInForce !== 'ioc') {
+    issues.push({
+      type: 'type_error.enum',
+      loc: ['body', 'time_in_force'],
+      msg: "value is not a valid enumeration member; permitted: 'ioc'",
+      input: timeInForce,
+      ctx: { enum_values: ['ioc'] },
+    })
+  }
+  if (fields.post_only === true && !invalid.has('time_in_force') && (fields.type !== 'limit' || timeInForceOf(fields) !== 'gtc')) {
+    issues.push({
+      type: 'value_error.post_only',
+      loc: ['body', 'post_only'],
+      msg: 'post_only applies only to limit orders that are good till cancelled (gtc)',
+      input: true,
+    })
+  }
+  return issues
 }
 
 /** Field order as declared; unknown fields last. Stable, so one field's rules keep their order. */
@@ -121,12 +160,18 @@ export const ORDER_FIELDS = [
   'filled_quantity',
   'average_price',
   'cancel_reason',
+  'time_in_force',
+  'post_only',
 ] as const
 
 export const ORDER_ORDERABLE = ORDER_FIELDS.filter((f) => f !== 'meta_data' && f !== 'is_deleted')
 
 export const orderListQuery = listQuerySchema(
-  { symbol: symbolName.optional(), side: z.enum(ORDER_SIDES).optional(), status: z.enum(ORDER_STATUSES).optional() },
+  {
+    symbol: symbolName.optional(),
+    side: enumListParam(ORDER_SIDES, 'A side, or both comma-separated.').optional(),
+    status: enumListParam(ORDER_STATUSES, 'A status or a comma-separated list: `open,partially_filled` lists the orders still working.').optional(),
+  },
   ORDER_ORDERABLE,
 )
 export type OrderListQuery = z.infer<typeof orderListQuery>
@@ -137,7 +182,7 @@ export type OrderListQuery = z.infer<typeof orderListQuery>
 z.globalRegistry.add(createOrderBody, {
   id: 'CreateOrderRequest',
   description:
-    'Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409.',
+    'Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `time_in_force` is `gtc` (the default for limit orders), `ioc` or `fok`; market orders are `ioc`. `post_only: true` (limit `gtc` orders only) cancels the order rather than let it trade on arrival. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409.',
 })
 
 export const orderParams = z.object({
@@ -162,12 +207,41 @@ export const orderRecordSchema = z
       .meta({ description: 'The volume-weighted price of its fills (price precision + 8 places); null before the first fill.' }),
     cancel_reason: z.enum(CANCEL_REASONS).nullable().meta({
       description:
-        'Why it was cancelled: `user` (a cancel request), `unfilled` (a market order, what the book could not fill), `self_trade` (it would have traded with its own tenant). Null unless cancelled.',
+        'Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded). Null unless cancelled.',
     }),
+    time_in_force: z.enum(TIMES_IN_FORCE).meta({ description: '`gtc` (limit orders by default), `ioc` (market orders always), or `fok`.' }),
+    post_only: z.boolean().meta({ description: 'Cancelled (`post_only`) rather than trade on arrival.' }),
   })
   .meta({ id: 'Order' })
+
+/** `PATCH /orders/<uid>`: a resting order's new quantity, price or both (docs/api.md, "Order lifecycle"). */
+export const amendOrderBody = z
+  .strictObject({ quantity: decimalText.nullish(), price: decimalText.nullish() })
+  .superRefine((body, ctx) => {
+    if (!body.quantity && !body.price) customIssue(ctx, { type: 'value_error.missing', msg: 'quantity or price is required' })
+  })
+  .meta({
+    id: 'AmendOrderRequest',
+    description:
+      "The order's new total quantity (above what has filled), its new price, or both, under the symbol's rules. A smaller quantity at the same price keeps the order's place in its level; a new price or a larger quantity sends it to the back of its level, and it may trade at once.",
+  })
+export type AmendOrderFields = z.output<typeof amendOrderBody>
+
+/** `DELETE /orders`: which of the tenant's resting orders to cancel. */
+export const cancelOrdersQuery = z.strictObject({
+  symbol: symbolName.optional().meta({ description: 'Only this symbol (all symbols without it).' }),
+  side: z.enum(ORDER_SIDES).optional().meta({ description: 'Only this side (both without it).' }),
+  tenant_id: z.uuid().optional().meta({ description: "Admins: required, the tenant whose orders to cancel. Others: their own tenant's, if given." }),
+})
 
 /** `POST /orders/validate`: the body would be accepted. */
 export const orderValidationSchema = z.object({ valid: z.literal(true) }).meta({ id: 'OrderValidation' })
 
 export const orderListSchema = listEnvelopeSchema('OrderList', orderRecordSchema, ORDER_FIELDS)
+
+export const cancelledOrdersSchema = z
+  .object({
+    cancelled: z.number().int().meta({ description: 'How many orders were cancelled.' }),
+    items: z.array(orderRecordSchema).meta({ description: 'The cancelled orders, by symbol, in acceptance order.' }),
+  })
+  .meta({ id: 'CancelledOrders' })

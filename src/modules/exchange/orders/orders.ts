@@ -13,8 +13,17 @@ import { tooManyOpenOrders } from '../matching/match-pass.ts'
 import { countOpenOrders } from '../matching/matching.repository.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
-import { CANCELLABLE_STATUSES, findOrder, findOrderByClientOrderId, listOrderRows, type OrderRow } from './orders.repository.ts'
-import { type CreateOrderFields, inFieldOrder, orderListQuery, type ParsedOrderFields, parseOrderFields } from './orders.schemas.ts'
+import { CANCELLABLE_STATUSES, findOrder, findOrderByClientOrderId, listOrderRows, type OrderRow, symbolsWithRestingOrdersOf } from './orders.repository.ts'
+import {
+  amendOrderBody,
+  cancelOrdersQuery,
+  type CreateOrderFields,
+  inFieldOrder,
+  orderListQuery,
+  type ParsedOrderFields,
+  parseOrderFields,
+  timeInForceOf,
+} from './orders.schemas.ts'
 
 export const ORDERS_READ = 'orders:read'
 export const ORDERS_WRITE = 'orders:write'
@@ -84,6 +93,8 @@ export async function createOrder(ctx: RequestContext, readBody: () => unknown):
     type: fields.type,
     quantity: fields.quantity,
     price: fields.price ?? null,
+    timeInForce: timeInForceOf(fields),
+    postOnly: fields.post_only ?? false,
     parsed,
   })
   if (outcome.kind === 'placed') return { order: outcome.order, created: true }
@@ -146,6 +157,8 @@ function sameRequest(existing: OrderRow, fields: Partial<CreateOrderFields>): bo
     fields.symbol === existing.symbol &&
     fields.side === existing.side &&
     fields.type === existing.type &&
+    timeInForceOf(fields) === existing.time_in_force &&
+    (fields.post_only ?? false) === existing.post_only &&
     fields.quantity !== undefined &&
     decimalsEqual(fields.quantity.value, decimalFromStore(existing.quantity)) &&
     (price === null || existing.price === null ? price === existing.price : decimalsEqual(price.value, decimalFromStore(existing.price)))
@@ -187,6 +200,52 @@ export async function cancelOrder(ctx: RequestContext, uid: string): Promise<Ord
   }
   const now = (await findOrder(ctx.services.db, row.uid)) ?? row
   throw conflict(`Order ${echoed(uid)} is ${now.status}; only open or partially filled orders can be cancelled`)
+}
+
+/**
+ * Amends an open or partially filled order of the caller's tenant (docs/api.md, "Order
+ * lifecycle"), in its symbol's matching pass: the new values are checked against the symbol's
+ * rules as they stand under the book's lock, against what has filled and against the balance the
+ * new hold needs. Answers the order as its pass left it (possibly traded, if it moved). Another
+ * tenant's order is 403 for everyone; a filled or cancelled order, or one on an inactive symbol, 409.
+ */
+export async function amendOrder(ctx: RequestContext, uid: string, readBody: () => unknown): Promise<OrderRow> {
+  const principal = await ctx.auth.require(ORDERS_WRITE)
+  const body = parseInput(amendOrderBody, await readBody(), 'body')
+  const row = await existingOrder(ctx, uid)
+  assertOwnTenant(principal, row.tenant_id)
+  if (CANCELLABLE_STATUSES.includes(row.status)) {
+    const outcome = await ctx.services.matching.amend(row.symbol, {
+      uid: row.uid,
+      tenantId: row.tenant_id,
+      quantity: body.quantity ?? null,
+      price: body.price ?? null,
+    })
+    if (outcome.kind === 'amended') return outcome.order
+    if (outcome.kind === 'unchanged') return (await findOrder(ctx.services.db, row.uid)) ?? row
+    if (outcome.kind === 'refused') throw validationError(inFieldOrder(outcome.issues))
+    if (outcome.kind === 'not_active') throw conflict(`Symbol ${row.symbol} is not active: its orders can be cancelled, not amended`)
+  }
+  const now = (await findOrder(ctx.services.db, row.uid)) ?? row
+  throw conflict(`Order ${echoed(uid)} is ${now.status}; only open or partially filled orders can be amended`)
+}
+
+/**
+ * Cancels every open or partially filled order of a tenant, on one symbol or all, one side or
+ * both (docs/api.md, "Order lifecycle"): a desk pulling its quotes. Each symbol's orders are
+ * cancelled in that symbol's matching pass, so an order is either cancelled here or traded before.
+ * Clients cancel their own tenant's orders; admins name the tenant.
+ */
+export async function cancelOrders(ctx: RequestContext, input: unknown): Promise<OrderRow[]> {
+  const principal = await ctx.auth.require(ORDERS_WRITE)
+  const query = parseInput(cancelOrdersQuery, input, 'query')
+  if (isAdmin(principal) && query.tenant_id === undefined) throw validationError([{ type: 'missing', loc: ['query', 'tenant_id'], msg: 'Field required' }])
+  const tenantId = query.tenant_id ?? principal.tenantId
+  assertTenantAccess(principal, tenantId)
+  const side = query.side ?? null
+  const symbols = await symbolsWithRestingOrdersOf(ctx.services.db, tenantId, query.symbol, side)
+  const cancelled = await Promise.all(symbols.map((symbol) => ctx.services.matching.cancelMany(symbol, tenantId, side)))
+  return cancelled.flat()
 }
 
 /** A uid that is not a UUID names no order: 404, never a database type error. */

@@ -27,6 +27,14 @@ const FILLS_PER_STEP = 100
 const ORDERS_PER_STEP = 500
 const MAX_PASS_SIZE = 500
 export const DEFAULT_MAX_OPEN_ORDERS_PER_SYMBOL = 1000
+// Orders whose symbol and tenant this process remembers (about 150 bytes each).
+const MAX_KNOWN_HOMES = 50_000
+
+/** An order's symbol and tenant: they never change once it is placed. */
+export interface OrderHome {
+  symbol: string
+  tenantId: string
+}
 
 /**
  * Continuous matching, per symbol, in price-time priority (docs/matching.md): orders and cancels of
@@ -37,6 +45,8 @@ export class Matching {
   readonly #symbols = new Map<string, SymbolQueue>()
   readonly #waiting: SymbolQueue[] = []
   #running = 0
+  /** uid → where the order lives, for the orders this process placed or looked up (oldest dropped first). */
+  readonly #homes = new Map<string, OrderHome>()
   readonly #queueOptions: ConstructorParameters<typeof SymbolQueue>[2]
 
   constructor(
@@ -59,7 +69,24 @@ export class Matching {
   }
 
   place(request: PlaceRequest): Promise<PlaceOutcome> {
-    return new Promise((resolve, reject) => this.#queue(request.symbol).push({ kind: 'place', request, resolve, reject }))
+    return new Promise<PlaceOutcome>((resolve, reject) => this.#queue(request.symbol).push({ kind: 'place', request, resolve, reject })).then((outcome) => {
+      if (outcome.kind !== 'refused') this.remember(outcome.order)
+      return outcome
+    })
+  }
+
+  /**
+   * Where an order lives, if this process has seen it: a cancel or an amend of an order it
+   * placed goes to its symbol's queue without reading the order first (docs/matching.md).
+   */
+  homeOf(uid: string): OrderHome | undefined {
+    return this.#homes.get(uid)
+  }
+
+  remember(order: Pick<OrderRow, 'uid' | 'symbol' | 'tenant_id'>): void {
+    if (this.#homes.has(order.uid)) return
+    if (this.#homes.size >= MAX_KNOWN_HOMES) this.#homes.delete(this.#homes.keys().next().value!)
+    this.#homes.set(order.uid, { symbol: order.symbol, tenantId: order.tenant_id })
   }
 
   cancel(symbol: string, uid: string): Promise<CancelOutcome> {

@@ -11,6 +11,7 @@ import { insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { holdFor } from '../accounts/money.ts'
 import { tooManyOpenOrders } from '../matching/match-pass.ts'
 import { countOpenOrders } from '../matching/matching.repository.ts'
+import type { OrderHome } from '../matching/matching.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
 import { CANCELLABLE_STATUSES, findOrder, findOrderByClientOrderId, listOrderRows, type OrderRow, symbolsWithRestingOrdersOf } from './orders.repository.ts'
@@ -192,14 +193,32 @@ export async function getOrder(ctx: RequestContext, uid: string): Promise<OrderR
  */
 export async function cancelOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
-  const row = await existingOrder(ctx, uid)
-  assertOwnTenant(principal, row.tenant_id)
-  if (CANCELLABLE_STATUSES.includes(row.status)) {
-    const outcome = await ctx.services.matching.cancel(row.symbol, row.uid)
+  const home = await orderHome(ctx, uid)
+  assertOwnTenant(principal, home.tenantId)
+  if (home.open) {
+    const outcome = await ctx.services.matching.cancel(home.symbol, uid)
     if (outcome.kind === 'cancelled') return outcome.order
   }
-  const now = (await findOrder(ctx.services.db, row.uid)) ?? row
-  throw conflict(`Order ${echoed(uid)} is ${now.status}; only open or partially filled orders can be cancelled`)
+  throw conflict(`Order ${echoed(uid)} is ${await statusNow(ctx, uid)}; only open or partially filled orders can be cancelled`)
+}
+
+/**
+ * Where an order lives, and whether it may still rest: from what this process remembers (the
+ * pass then finds out whether it still rests), else read (404 when there is no such order).
+ */
+async function orderHome(ctx: RequestContext, uid: string): Promise<OrderHome & { open: boolean }> {
+  const known = UUID.test(uid) ? ctx.services.matching.homeOf(uid) : undefined
+  if (known) return { ...known, open: true }
+  const row = await existingOrder(ctx, uid)
+  ctx.services.matching.remember(row)
+  return { symbol: row.symbol, tenantId: row.tenant_id, open: CANCELLABLE_STATUSES.includes(row.status) }
+}
+
+/** The status a refused cancel or amend reports, as stored now; 404 if a remembered order is gone. */
+async function statusNow(ctx: RequestContext, uid: string): Promise<OrderRow['status']> {
+  const row = await findOrder(ctx.services.db, uid)
+  if (!row) throw notFound(`Order ${echoed(uid)} not found`)
+  return row.status
 }
 
 /**
@@ -212,22 +231,17 @@ export async function cancelOrder(ctx: RequestContext, uid: string): Promise<Ord
 export async function amendOrder(ctx: RequestContext, uid: string, readBody: () => unknown): Promise<OrderRow> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
   const body = parseInput(amendOrderBody, await readBody(), 'body')
-  const row = await existingOrder(ctx, uid)
-  assertOwnTenant(principal, row.tenant_id)
-  if (CANCELLABLE_STATUSES.includes(row.status)) {
-    const outcome = await ctx.services.matching.amend(row.symbol, {
-      uid: row.uid,
-      tenantId: row.tenant_id,
-      quantity: body.quantity ?? null,
-      price: body.price ?? null,
-    })
+  const home = await orderHome(ctx, uid)
+  assertOwnTenant(principal, home.tenantId)
+  if (home.open) {
+    const amend = { uid, tenantId: home.tenantId, quantity: body.quantity ?? null, price: body.price ?? null }
+    const outcome = await ctx.services.matching.amend(home.symbol, amend)
     if (outcome.kind === 'amended') return outcome.order
-    if (outcome.kind === 'unchanged') return (await findOrder(ctx.services.db, row.uid)) ?? row
+    if (outcome.kind === 'unchanged') return existingOrder(ctx, uid)
     if (outcome.kind === 'refused') throw validationError(inFieldOrder(outcome.issues))
-    if (outcome.kind === 'not_active') throw conflict(`Symbol ${row.symbol} is not active: its orders can be cancelled, not amended`)
+    if (outcome.kind === 'not_active') throw conflict(`Symbol ${home.symbol} is not active: its orders can be cancelled, not amended`)
   }
-  const now = (await findOrder(ctx.services.db, row.uid)) ?? row
-  throw conflict(`Order ${echoed(uid)} is ${now.status}; only open or partially filled orders can be amended`)
+  throw conflict(`Order ${echoed(uid)} is ${await statusNow(ctx, uid)}; only open or partially filled orders can be amended`)
 }
 
 /**

@@ -1,9 +1,13 @@
+import type { Socket } from 'node:net'
 import { join } from 'node:path'
 
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 
 import { revokeSessionsOfClient } from '../src/modules/auth/clients/clients.ts'
+import { MAX_BUFFERED_BYTES } from '../src/modules/exchange/events/event-streams.ts'
+import { tenantStream } from '../src/modules/exchange/events/events.repository.ts'
 import { createTestClient, type TestClient, withExpiringToken } from './helpers/auth.ts'
 import { eventually } from './helpers/eventually.ts'
 import { type GraphQLSocket, openGraphQLSocket } from './helpers/graphql-socket.ts'
@@ -263,4 +267,67 @@ describe('trusted documents over WebSocket', () => {
       { id: 'text', type: 'complete' },
     ])
   })
+})
+
+describe('a WebSocket subscriber that stops reading', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  /** Large events committed in batches, `times` as many bytes as a stream may hold (as test/events-delivery.test.ts does). */
+  async function flood(target: TestServer, client: TestClient, times: number): Promise<number> {
+    const symbol = await createMarket(target.services.db)
+    await placeOrder(target, client.token, sell(symbol))
+    const listed = (await target.request('GET', '/api/exchange/v1/events', { token: client.token })).body
+    const model = listed.items[0]
+    const pad = 'x'.repeat(200_000)
+    let sequence = listed.total as number
+    for (let batch = 0; batch < Math.ceil((MAX_BUFFERED_BYTES * times) / (pad.length * 4)); batch++) {
+      for (let i = 0; i < 4; i++) {
+        sequence++
+        const payload = JSON.stringify({ ...model, sequence, order: { ...model.order, meta_data: { pad } } })
+        await sql`insert into tenant_events (tenant_id, sequence, type, created_at, payload)
+          values (${client.tenantId}, ${sequence}, 'order.created', timezone('utc', now()), ${payload})`.execute(target.services.db)
+      }
+      await sql`insert into tenant_event_counters (tenant_id, last_sequence) values (${client.tenantId}, ${sequence})
+        on conflict (tenant_id) do update set last_sequence = excluded.last_sequence`.execute(target.services.db)
+      target.services.events.wake([tenantStream(client.tenantId)])
+      await sleep(20)
+    }
+    return sequence
+  }
+
+  it('is ended with RESYNC and its socket cut, as an SSE one is, and its slot is freed', async () => {
+    const slow = await startTestServer({ MAX_STREAMS_PER_CLIENT: '1' })
+    try {
+      const client = await createTestClient(slow)
+      const accepted: Socket[] = []
+      slow.running.server.on('connection', (s: Socket) => accepted.push(s))
+      const socket = await connect(slow, client.token)
+      const clientSide = (socket.socket as unknown as { _socket: Socket })._socket
+      const serverSide = accepted.find((s) => s.remotePort === clientSide.localPort)!
+      const cut = new Promise<void>((resolve) => serverSide.once('close', () => resolve()))
+      socket.subscribe('orders', 'subscription { orderEvents { sequence order { metaData } } }')
+      await eventually(async () => (slow.services.events.size === 1 ? true : undefined), WITHIN_MS)
+      // The client stops reading: its TCP socket under the WebSocket takes nothing more.
+      clientSide.pause()
+      const last = await flood(slow, client, 24)
+      // The server cuts the connection of a client that reads nothing (after a grace for it to take the end).
+      await Promise.race([cut, sleep(30_000).then(() => Promise.reject(new Error('the connection was not cut')))])
+      const metrics = (await slow.request('GET', '/metrics')).text
+      expect(metrics).toContain('event_streams_ended_total{reason="resync"} 1\n')
+      expect(metrics).toContain('event_streams_open 0\n')
+      // Cut, not closed: what it had been sent, in order from the first, and no close frame.
+      clientSide.resume()
+      expect((await socket.closed).code).toBe(1006)
+      const sequences = socket.received.filter((m) => m.type === 'next').map((m) => Number(m.payload.data.orderEvents.sequence))
+      expect(sequences).toEqual(sequences.map((_, i) => i + 1))
+      expect(sequences.length).toBeLessThan(last)
+      // Its slot is free: the client's one stream opens.
+      const again = await connect(slow, client.token)
+      again.subscribe('orders', ORDER_EVENTS)
+      await eventually(async () => (slow.services.events.size === 1 ? true : undefined), WITHIN_MS)
+      again.close()
+    } finally {
+      await slow.close()
+    }
+  }, 90_000)
 })

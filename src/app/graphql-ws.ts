@@ -69,12 +69,15 @@ type Enveloped = ReturnType<Yoga['getEnveloped']>
 export function graphqlWebSocket(services: Services, yoga: Yoga, policy: TrustedDocumentPolicy, path: string): GraphQLWebSocket {
   const { config, logger } = services
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, handleProtocols: graphqlTransportWs })
+  // Open sockets (for shutdown), and every socket's connection, which graphql-ws still asks for
+  // while it winds down the operations of one that has closed.
   const connections = new Map<WebSocket, Connection>()
+  const connectionOfSocket = new WeakMap<WebSocket, Connection>()
   // The execute/subscribe of each operation's own envelop, found again from its context.
   const envelopes = new WeakMap<object, Enveloped>()
   let closed = false
 
-  const connectionOf = (ctx: Context) => connections.get((ctx.extra as { socket: WebSocket }).socket)!
+  const connectionOf = (ctx: Context<Record<string, unknown> | undefined, { socket: WebSocket }>) => connectionOfSocket.get(ctx.extra.socket)!
 
   const server = makeServer<Record<string, unknown> | undefined, { socket: WebSocket }>({
     connectionInitWaitTimeout: config.connectionIdleSeconds * 1000,
@@ -215,6 +218,7 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
       release: () => {},
     }
     connections.set(socket, connection)
+    connectionOfSocket.set(socket, connection)
     // A read error or an oversized message closes the socket (ws sends 1009/1002 itself).
     socket.on('error', (err) => logger.debug({ err }, 'graphql websocket error'))
     // Keep-alive: a peer that does not answer a ping by the next one is gone.
@@ -232,7 +236,8 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
         send: (data) =>
           new Promise<void>((resolve, reject) => {
             if (socket.readyState !== WebSocket.OPEN) return resolve()
-            socket.send(data, (err) => (err ? reject(err) : resolve()))
+            // A socket closed meanwhile (the client left, or was cut) is not an error of the operation.
+            socket.send(data, (err) => (err && socket.readyState === WebSocket.OPEN ? reject(err) : resolve()))
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>

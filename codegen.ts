@@ -15,7 +15,9 @@ const config: CodegenConfig = {
     'examples/dashboard/generated/': {
       preset: 'client',
       documents: ['examples/dashboard/**/*.ts', '!examples/dashboard/generated/**'],
-      presetConfig: { fragmentMasking: false },
+      // Each document carries its sha256 (`__meta__.hash`), which the client sends as `documentId`;
+      // persisted-documents.json (hash → text) is what the service is given as GRAPHQL_PERSISTED_DOCUMENTS.
+      presetConfig: { fragmentMasking: false, persistedDocuments: { mode: 'embedHashInDocument', hashAlgorithm: 'sha256' } },
       config: { scalars, enumsAsTypes: true, useTypeImports: true, emitLegacyCommonJSImports: false },
     },
   },

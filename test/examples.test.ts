@@ -12,7 +12,11 @@ describe('typed client examples', () => {
   let server: TestServer
   let bank: TestClient
   beforeAll(async () => {
-    server = await startTestServer()
+    // As .ci/run starts the service: only the dashboard's documents, sent by id, run.
+    server = await startTestServer({
+      GRAPHQL_PERSISTED_DOCUMENTS: 'examples/dashboard/generated/persisted-documents.json',
+      GRAPHQL_TRUSTED_DOCUMENTS_ONLY: 'true',
+    })
     await seedDemoMarket(server.services.db)
     bank = await createTestClient(server)
   })
@@ -47,6 +51,7 @@ describe('typed client examples', () => {
       expect.stringMatching(/^placed order [0-9a-f-]{36}: open$/),
       'retried with the same clientOrderId: created false, the same order',
       expect.stringMatching(/^read back: /),
+      expect.stringMatching(/^followed orderEvents over WebSocket: order\.created of [0-9a-f-]{36} at sequence \d+$/),
     ])
     expect((await server.request('GET', `/api/exchange/v1/orders/${orderUid}`, { token: bank.token })).status).toBe(200)
   })

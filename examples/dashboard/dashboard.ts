@@ -1,4 +1,5 @@
 import { graphqlClient } from './client.ts'
+import { followOrderEvents } from './events.ts'
 import { LoginDocument, OrderDocument, PlaceOrderDocument, RefreshDocument, SymbolsDocument } from './operations.ts'
 
 export interface DashboardExampleOptions {
@@ -9,8 +10,9 @@ export interface DashboardExampleOptions {
 
 /**
  * The bank example's steps through GraphQL, with documents typed by graphql-codegen's client
- * preset: log in, refresh before expiry, list symbols (typed `orderBy`), place an order
- * idempotently and read it back. Throws on any answer it did not expect.
+ * preset and sent by id (trusted documents): log in, refresh before expiry, list symbols (typed
+ * `orderBy`), place an order idempotently, read it back, and see its `order.created` event over
+ * WebSocket. Throws on any answer it did not expect.
  */
 export async function runDashboardExample({ baseUrl, credentials, log = console.log }: DashboardExampleOptions): Promise<{ orderUid: string }> {
   let tokens: { access: string; refresh: string } | undefined
@@ -61,5 +63,16 @@ export async function runDashboardExample({ baseUrl, credentials, log = console.
   const { order } = await execute(OrderDocument, { uid: placed.createOrder.order.uid })
   if (!order) throw new Error('the order is not there')
   log(`read back: ${order.uid} ${order.side} ${order.quantity} ${order.symbol} at ${order.price}, ${order.status}, filled ${order.filledQuantity}`)
+
+  // From after 0 (every event kept): this example keeps no sequence; a dashboard resumes after the
+  // last one it applied, and one without any starts with no `after` (the events from now on).
+  await refreshIfDue(60)
+  const created = await followOrderEvents(
+    baseUrl,
+    () => tokens!.access,
+    '0',
+    (e) => e.type === 'order.created' && e.order?.uid === order.uid,
+  )
+  log(`followed orderEvents over WebSocket: order.created of ${created.order!.uid} at sequence ${created.sequence}`)
   return { orderUid: order.uid }
 }

@@ -70,3 +70,16 @@ export const OrderDocument = graphql(`
     }
   }
 `)
+
+export const OrderEventsDocument = graphql(`
+  subscription DashboardOrderEvents($after: String) {
+    orderEvents(after: $after) {
+      sequence
+      type
+      order {
+        uid
+        status
+      }
+    }
+  }
+`)

@@ -1,4 +1,5 @@
 import { type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
 
 import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
 import type { GraphQLSchema } from 'graphql'
@@ -8,6 +9,7 @@ import { type RequestContext, type RequestState, type Services } from '../core/c
 import { AppError, restErrorBody } from '../core/errors.ts'
 import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { graphqlLimitsPlugin } from '../graphql/limits.ts'
+import { TrustedDocumentPolicy, trustedDocumentsPlugin } from '../graphql/persisted-documents.ts'
 import { watchResponse } from '../http/event-stream.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
@@ -23,6 +25,7 @@ import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
 import { restRateLimits } from '../rate-limits/rest-adapter.ts'
 import { graphiqlOptions, renderGraphiQLPage } from './graphiql.ts'
 import { schema } from './graphql-schema.ts'
+import { graphqlWebSocket } from './graphql-ws.ts'
 import { createRequestContext } from './request-context.ts'
 import { servedRoutes } from './routes.ts'
 
@@ -36,6 +39,9 @@ export type Yoga = YogaServerInstance<Record<string, unknown>, RequestContext>
 /** Node's request listener for the whole service, and the GraphQL server behind it. */
 export interface App {
   handle: (req: IncomingMessage, res: ServerResponse) => void
+  /** GraphQL over WebSocket on the GraphQL path; `closeUpgraded` ends those sockets at shutdown. */
+  upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void
+  closeUpgraded: () => void
   yoga: Yoga
   /** The REST routes served. */
   routes: readonly Route[]
@@ -58,6 +64,16 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
   const recordedAnswers = new RecordedAnswers(services)
+  const trusted = new TrustedDocumentPolicy({ documents: config.graphqlPersistedDocuments, trustedOnly: config.graphqlTrustedDocumentsOnly })
+  // One context per request, whichever asks first: the trusted-documents check (before parsing) or Yoga.
+  const contexts = new WeakMap<Request, RequestContext>()
+  const contextOf = ({ request, requestContext, res }: { request: Request; res?: ServerResponse } & Partial<RecordingHandoff>) => {
+    if (requestContext) return requestContext
+    let ctx = contexts.get(request)
+    if (!ctx)
+      contexts.set(request, (ctx = createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res))))
+    return ctx
+  }
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
     schema: options.schema ?? schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -69,8 +85,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     // The 1 MiB limit is graphqlLimitsPlugin's, answered with the REST 413 body.
     maxRequestBodySize: false,
     // `res`: Node's response, which a subscription watches (its client leaving or not reading).
-    context: ({ request, requestContext, res }: { request: Request; res?: ServerResponse } & Partial<RecordingHandoff>) =>
-      requestContext ?? createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res)),
+    context: contextOf,
     // Rendered here; 5xx logged with their request id by requestLogPlugin.
     maskedErrors: { maskError: (error) => toGraphQLError(error) },
     plugins: [
@@ -79,6 +94,12 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       graphqlCallLimitsPlugin(services, states, GRAPHQL_PATH),
       graphqlLoginLimitPlugin(services),
       graphqlLimitsPlugin(config),
+      // An admin's document text is not recorded: RecordedAnswers would replay it to non-admins.
+      trustedDocumentsPlugin(
+        trusted,
+        (request, sc) => contextOf({ ...sc, request }).auth.principal(),
+        (sc) => delete (sc as Partial<RecordingHandoff>).recordingKey,
+      ),
       noStorePlugin(states),
       recordedAnswers.plugin(),
       // Last: a cache hit ends the onExecute chain.
@@ -106,9 +127,12 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       finish(ctx.state, req.method ?? 'GET', route.path, status, recordSink(headers))
     },
   })
+  const websocket = graphqlWebSocket(services, yoga, trusted, GRAPHQL_PATH)
   return {
     yoga,
     routes: served,
+    upgrade: websocket.upgrade,
+    closeUpgraded: websocket.close,
     handle: (req, res) => {
       const url = checkRequestTarget(req, res)
       if (!url) return

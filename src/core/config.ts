@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+
 import { z } from 'zod'
 
 // About 68 years: any lifetime an operator means, and still a valid interval and Date everywhere.
@@ -68,6 +71,8 @@ const envSchema = z.object({
   GRAPHIQL: boolean.default(true),
   DOCS: boolean.default(true),
   GRAPHQL_INTROSPECTION: boolean.default(true),
+  GRAPHQL_PERSISTED_DOCUMENTS: z.string().max(4096).optional(),
+  GRAPHQL_TRUSTED_DOCUMENTS_ONLY: boolean.default(false),
   DB_POOL_SIZE: integer(1, 200).default(10),
   STATEMENT_TIMEOUT_MS: integer(100, 600_000).default(5000),
   TRUST_PROXY: proxyHops.default(0),
@@ -109,6 +114,10 @@ export type Config = {
   /** Serve the API reference page on `GET /docs`. */
   docs: boolean
   graphqlIntrospection: boolean
+  /** The trusted documents served by `documentId` (`sha256:<hex>` → document text), from `GRAPHQL_PERSISTED_DOCUMENTS`. */
+  graphqlPersistedDocuments: ReadonlyMap<string, string> | undefined
+  /** Refuse GraphQL documents sent as text, except from admins (docs/api.md, "Trusted documents"). */
+  graphqlTrustedDocumentsOnly: boolean
   dbPoolSize: number
   statementTimeoutMs: number
   /** Proxies in front of the service whose `X-Forwarded-For` entries are believed (0: none). */
@@ -144,6 +153,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.REFRESH_TOKEN_TTL <= e.ACCESS_TOKEN_TTL) {
     throw new ConfigError(`Invalid configuration: REFRESH_TOKEN_TTL must be longer than ACCESS_TOKEN_TTL (${e.ACCESS_TOKEN_TTL})`)
   }
+  if (e.GRAPHQL_TRUSTED_DOCUMENTS_ONLY && e.GRAPHQL_PERSISTED_DOCUMENTS === undefined) {
+    throw new ConfigError('Invalid configuration: GRAPHQL_TRUSTED_DOCUMENTS_ONLY needs GRAPHQL_PERSISTED_DOCUMENTS (the documents clients may send)')
+  }
   const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
   return {
     port: e.PORT,
@@ -169,6 +181,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     graphiql: e.GRAPHIQL,
     docs: e.DOCS,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION,
+    graphqlPersistedDocuments: e.GRAPHQL_PERSISTED_DOCUMENTS === undefined ? undefined : loadPersistedDocuments(e.GRAPHQL_PERSISTED_DOCUMENTS),
+    graphqlTrustedDocumentsOnly: e.GRAPHQL_TRUSTED_DOCUMENTS_ONLY,
     dbPoolSize: e.DB_POOL_SIZE,
     statementTimeoutMs: e.STATEMENT_TIMEOUT_MS,
     trustProxyHops: e.TRUST_PROXY,
@@ -181,4 +195,42 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     marketTimezone: e.MARKET_TIMEZONE,
   }
+}
+
+// A dashboard's manifest holds tens of documents; anything near this is not one.
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+const DOCUMENT_ID = /^(?:sha256:)?([0-9a-f]{64})$/
+
+/**
+ * A persisted-documents manifest, as graphql-codegen's client preset writes it: a JSON object of
+ * `sha256` hash (hex, optionally `sha256:`-prefixed) → document text. Each hash must be that of its
+ * text, so a stale or hand-edited manifest fails the start instead of serving the wrong document.
+ */
+function loadPersistedDocuments(path: string): ReadonlyMap<string, string> {
+  const fail = (why: string) => new ConfigError(`Invalid configuration: GRAPHQL_PERSISTED_DOCUMENTS ${why}`)
+  let text: string
+  try {
+    const bytes = readFileSync(path)
+    if (bytes.length > MAX_MANIFEST_BYTES) throw fail(`(${path}) is larger than ${MAX_MANIFEST_BYTES} bytes`)
+    text = bytes.toString('utf8')
+  } catch (error) {
+    if (error instanceof ConfigError) throw error
+    throw fail(`cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  let manifest: unknown
+  try {
+    manifest = JSON.parse(text)
+  } catch {
+    throw fail(`(${path}) is not JSON`)
+  }
+  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) throw fail(`(${path}) must be a JSON object of document id → document text`)
+  const documents = new Map<string, string>()
+  for (const [id, document] of Object.entries(manifest)) {
+    const hash = DOCUMENT_ID.exec(id)?.[1]
+    if (hash === undefined) throw fail(`(${path}): "${id.slice(0, 80)}" is not a sha256 document id (64 lowercase hex digits, optionally after "sha256:")`)
+    if (typeof document !== 'string' || document === '') throw fail(`(${path}): the document of ${id} must be non-empty text`)
+    if (createHash('sha256').update(document).digest('hex') !== hash) throw fail(`(${path}): ${id} is not the sha256 of its document`)
+    documents.set(`sha256:${hash}`, document)
+  }
+  return documents
 }

@@ -18,6 +18,8 @@ export type ErrorKind =
   | 'internal'
   | 'service_unavailable'
   | 'gateway_timeout'
+  | 'persisted_query_not_found'
+  | 'persisted_query_only'
 
 /** One item of a 422 `detail` array (docs/api.md, "Errors"). */
 export interface ValidationIssue {
@@ -53,6 +55,19 @@ export const kinds: Record<ErrorKind, KindInfo> = {
   internal: { status: 500, error: 'internal_error', graphqlCode: 'INTERNAL_SERVER_ERROR', defaultMessage: 'Internal server error' },
   service_unavailable: { status: 503, error: 'service_unavailable', graphqlCode: 'SERVICE_UNAVAILABLE', defaultMessage: 'Service unavailable' },
   gateway_timeout: { status: 504, error: 'gateway_timeout', graphqlCode: 'GATEWAY_TIMEOUT', defaultMessage: 'Gateway timeout' },
+  // GraphQL only: a `documentId` the service does not know, and document text where only ids are taken.
+  persisted_query_not_found: {
+    status: 400,
+    error: 'persisted_query_not_found',
+    graphqlCode: 'PERSISTED_QUERY_NOT_FOUND',
+    defaultMessage: 'Persisted document not found',
+  },
+  persisted_query_only: {
+    status: 400,
+    error: 'persisted_query_only',
+    graphqlCode: 'PERSISTED_QUERY_ONLY',
+    defaultMessage: 'Only persisted documents are accepted',
+  },
 }
 
 export class AppError extends Error {

@@ -57,7 +57,11 @@ export const API_TAGS = {
   system: 'Health checks, this document and the API reference page.',
 } as const
 
-export type DocumentedErrorKind = Exclude<ErrorKind, 'validation' | 'unauthenticated' | 'invalid_credentials' | 'rate_limited' | 'internal' | 'resync'>
+// `resync` and the persisted-document kinds are GraphQL's only.
+export type DocumentedErrorKind = Exclude<
+  ErrorKind,
+  'validation' | 'unauthenticated' | 'invalid_credentials' | 'rate_limited' | 'internal' | 'resync' | 'persisted_query_not_found' | 'persisted_query_only'
+>
 
 // --- Headers ---
 

@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 
 /** Node's request listener for the whole service. */
 export interface Listener {
   handle: (req: IncomingMessage, res: ServerResponse) => void
+  /** Takes requests to switch protocols (WebSocket); without it they are served as any request. */
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void
+  /** Ends the connections `upgrade` took, which the HTTP server no longer drains, when it closes. */
+  closeUpgraded?: () => void
 }
 
 export interface RunningServer<L extends Listener = Listener> {
@@ -29,6 +34,8 @@ const DRAIN_TIMEOUT_MS = 10_000
  * idle), then resolves; connections still open after 10 s are cut. A connection that has not
  * sent a request head within `limits.idleSeconds` is closed, and so is one from an address that
  * already holds `limits.perAddress`: sockets cost memory and a descriptor whoever opens them.
+ * Upgraded connections (WebSocket) count against the same cap; `close` refuses new upgrades (503)
+ * and has the app end the open ones (`closeUpgraded`).
  */
 export async function listen<L extends Listener>(app: L, port: number, host: string, limits: ConnectionLimits): Promise<RunningServer<L>> {
   const server = createServer(app.handle)
@@ -66,6 +73,18 @@ export async function listen<L extends Listener>(app: L, port: number, host: str
     inFlight.add(res)
     res.on('close', () => inFlight.delete(res))
   })
+  const { upgrade } = app
+  if (upgrade) {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const idle = awaitingRequest.get(req.socket)
+      if (idle) {
+        clearTimeout(idle)
+        awaitingRequest.delete(req.socket)
+      }
+      if (draining) return void socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      upgrade(req, socket, head)
+    })
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
@@ -80,6 +99,7 @@ export async function listen<L extends Listener>(app: L, port: number, host: str
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         draining = true
+        app.closeUpgraded?.()
         for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close')
         const sweep = setInterval(() => server.closeIdleConnections(), 100)
         const cut = setTimeout(() => server.closeAllConnections(), DRAIN_TIMEOUT_MS)

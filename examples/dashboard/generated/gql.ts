@@ -19,6 +19,7 @@ type Documents = {
     "\n  query DashboardSymbols($limit: Int, $orderBy: SymbolOrderBy) {\n    symbols(limit: $limit, orderBy: $orderBy, filter: { isActive: true }) {\n      total\n      items {\n        symbol\n        minOrderQuantity\n        tickSize\n        base {\n          symbol\n        }\n        quote {\n          symbol\n        }\n      }\n    }\n  }\n": typeof types.DashboardSymbolsDocument,
     "\n  mutation DashboardPlaceOrder($input: CreateOrderInput!) {\n    createOrder(input: $input) {\n      created\n      order {\n        uid\n        status\n      }\n    }\n  }\n": typeof types.DashboardPlaceOrderDocument,
     "\n  query DashboardOrder($uid: ID!) {\n    order(uid: $uid) {\n      uid\n      symbol\n      side\n      quantity\n      price\n      status\n      filledQuantity\n    }\n  }\n": typeof types.DashboardOrderDocument,
+    "\n  subscription DashboardOrderEvents($after: String) {\n    orderEvents(after: $after) {\n      sequence\n      type\n      order {\n        uid\n        status\n      }\n    }\n  }\n": typeof types.DashboardOrderEventsDocument,
 };
 const documents: Documents = {
     "\n  mutation DashboardLogin($clientId: String!, $clientSecret: String!) {\n    login(clientId: $clientId, clientSecret: $clientSecret) {\n      expiresIn\n      tokens {\n        access\n        refresh\n      }\n    }\n  }\n": types.DashboardLoginDocument,
@@ -26,6 +27,7 @@ const documents: Documents = {
     "\n  query DashboardSymbols($limit: Int, $orderBy: SymbolOrderBy) {\n    symbols(limit: $limit, orderBy: $orderBy, filter: { isActive: true }) {\n      total\n      items {\n        symbol\n        minOrderQuantity\n        tickSize\n        base {\n          symbol\n        }\n        quote {\n          symbol\n        }\n      }\n    }\n  }\n": types.DashboardSymbolsDocument,
     "\n  mutation DashboardPlaceOrder($input: CreateOrderInput!) {\n    createOrder(input: $input) {\n      created\n      order {\n        uid\n        status\n      }\n    }\n  }\n": types.DashboardPlaceOrderDocument,
     "\n  query DashboardOrder($uid: ID!) {\n    order(uid: $uid) {\n      uid\n      symbol\n      side\n      quantity\n      price\n      status\n      filledQuantity\n    }\n  }\n": types.DashboardOrderDocument,
+    "\n  subscription DashboardOrderEvents($after: String) {\n    orderEvents(after: $after) {\n      sequence\n      type\n      order {\n        uid\n        status\n      }\n    }\n  }\n": types.DashboardOrderEventsDocument,
 };
 
 /**
@@ -62,6 +64,10 @@ export function graphql(source: "\n  mutation DashboardPlaceOrder($input: Create
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query DashboardOrder($uid: ID!) {\n    order(uid: $uid) {\n      uid\n      symbol\n      side\n      quantity\n      price\n      status\n      filledQuantity\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrder($uid: ID!) {\n    order(uid: $uid) {\n      uid\n      symbol\n      side\n      quantity\n      price\n      status\n      filledQuantity\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DashboardOrderEvents($after: String) {\n    orderEvents(after: $after) {\n      sequence\n      type\n      order {\n        uid\n        status\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription DashboardOrderEvents($after: String) {\n    orderEvents(after: $after) {\n      sequence\n      type\n      order {\n        uid\n        status\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

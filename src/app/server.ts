@@ -57,9 +57,10 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const cors = config.corsOrigins.length
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
-  const recordedAnswers = new RecordedAnswers(services)
+  const graphqlSchema = options.schema ?? schema
+  const recordedAnswers = new RecordedAnswers(services, graphqlSchema)
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
-    schema: options.schema ?? schema,
+    schema: graphqlSchema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: config.graphiql ? graphiqlOptions : false,
@@ -82,7 +83,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       noStorePlugin(states),
       recordedAnswers.plugin(),
       // Last: a cache hit ends the onExecute chain.
-      symbolsResultCachePlugin(services, recordedAnswers),
+      symbolsResultCachePlugin(recordedAnswers),
     ],
   })
   const openState = (req: IncomingMessage) =>

@@ -8,6 +8,7 @@ import { type RequestContext, type RequestState, type Services } from '../core/c
 import { AppError, restErrorBody } from '../core/errors.ts'
 import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { graphqlLimitsPlugin } from '../graphql/limits.ts'
+import { sharedQueriesPlugin } from '../graphql/shared-queries.ts'
 import { watchResponse } from '../http/event-stream.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
@@ -27,6 +28,8 @@ import { createRequestContext } from './request-context.ts'
 import { servedRoutes } from './routes.ts'
 
 const GRAPHQL_PATH = '/graphql'
+// Root fields whose identical queries, by one token, share an execution: each authorises its caller first.
+const SHARED_QUERY_FIELDS = ['orders']
 
 /** Yoga serves GraphQL (and GraphiQL) and the metrics endpoint; every other path is REST. */
 const servedByYoga = (pathname: string) => pathname === GRAPHQL_PATH || pathname === METRICS_PATH
@@ -82,8 +85,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       graphqlLimitsPlugin(config),
       noStorePlugin(states),
       recordedAnswers.plugin(),
-      // Last: a cache hit ends the onExecute chain.
+      // Last: a cache hit or a shared result ends the onExecute chain.
       symbolsResultCachePlugin(recordedAnswers),
+      sharedQueriesPlugin(SHARED_QUERY_FIELDS),
     ],
   })
   const openState = (req: IncomingMessage) =>

@@ -7,11 +7,14 @@
  * BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3), BENCH_CONNECTIONS (default 50),
  * BENCH_ONLY (comma-separated scenario names; `events` is the event streams scenario, bench/events.ts;
  * `instances` the one-against-two instances scenario, bench/instances.ts, PostgreSQL only;
- * BENCH_PAIRS its alternating pairs per book, default 2).
+ * BENCH_PAIRS its alternating pairs per book, default 2; BENCH_CPU_PROF a directory the service
+ * writes a `--cpu-prof` profile to).
  *
  * The baseline is measured right before EACH scenario and the ratio taken to that measurement: on
  * a shared machine the yardstick drifts by 2x within a minute, and a ratio to a measurement made
- * minutes earlier would report the drift, not the service.
+ * minutes earlier would report the drift, not the service. Scenarios with a second yardstick (plain
+ * graphql-yoga + jose, bench/plain-yoga.ts, or the REST orders list) have it measured right before
+ * them too, with its CPU time per request.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -21,6 +24,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import autocannon from 'autocannon'
+import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import pg from 'pg'
 
 import { cpuMs, type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
@@ -53,11 +57,11 @@ interface Child {
  * Starts `script` with its stdout and stderr going to `logFile`, not to a pipe: this process runs
  * autocannon, and draining a service's log lines here took CPU from the load generator.
  */
-function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv, logFile: string): Promise<Child> {
+function startChild(script: string, args: string[], childEnv: NodeJS.ProcessEnv, logFile: string, nodeArgs: string[] = []): Promise<Child> {
   return new Promise((resolve, reject) => {
     const fd = openSync(logFile, 'a')
     // Compiled JavaScript runs on node itself, as `npm start` runs it; TypeScript through tsx.
-    const command = script.endsWith('.js') ? [process.execPath, script] : [...TSX, script]
+    const command = script.endsWith('.js') ? [process.execPath, ...nodeArgs, script] : [...TSX, ...nodeArgs, script]
     const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', fd, fd] })
     closeSync(fd)
     const poll = setInterval(() => {
@@ -110,6 +114,16 @@ interface Scenario {
   p99?: number
   /** Run only when this holds (a scenario needing seeded data). */
   enabled?: boolean
+  /** A second yardstick measured right before the scenario, and the ratio to it this scenario must reach. */
+  compare?: { yardstick: Yardstick; goal: number }
+}
+
+/** What a scenario is compared with besides the baseline: another server, or the service on another path. */
+interface Yardstick {
+  name: string
+  scenario: Scenario
+  url: () => string
+  cpu?: CpuMeter
 }
 
 const P99_GOAL_MS = 25
@@ -129,6 +143,8 @@ interface Result {
   /** CPU time per answered request, in µs: the service's process, and the database's backends serving it (PostgreSQL). */
   serviceCpuUs?: number
   databaseCpuUs?: number
+  /** The second yardstick (`compare`), measured right before the scenario. */
+  yardstick?: { name: string; requestsPerSec: number; p99: number; cpuUs?: number; ratio: number; goal: string; goalMet: boolean }
 }
 
 /** CPU time (ms) spent so far by the measured processes. */
@@ -218,8 +234,11 @@ async function main() {
   const eventClients: Credentials[] = EVENTS ? JSON.parse(await run(['bench/events-clients.ts', String(EVENT_CLIENTS)], serviceEnv)) : []
 
   // As `npm start` runs it: the compiled service (`npm run bench` builds first).
-  const service = await startChild('dist/src/app/main.js', [], serviceEnv, path.join(logDir, 'service.log'))
+  // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (docs/performance.md, Method).
+  const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(env.BENCH_CPU_PROF)}`] : []
+  const service = await startChild('dist/src/app/main.js', [], serviceEnv, path.join(logDir, 'service.log'), profile)
   let baseline: Child | undefined
+  let plainYoga: Child | undefined
   const cpu: CpuMeter = { service: () => cpuMs(service.process.pid!), database: () => databaseCpuMs(serviceEnv.DATABASE_URL) }
   try {
     const loginBody = JSON.stringify({ client_id: credentials.client_id, client_secret: credentials.client_secret })
@@ -241,6 +260,68 @@ async function main() {
     const graphqlQuery = JSON.stringify({
       query: `{ symbols(limit: 100) { total offset limit items { uid createdAt updatedAt isDeleted metaData userId symbol pricePrecision quantityPrecision minOrderQuantity tickSize dailyFluctuationPriceLimitPercent description isActive properties { symbol precision icon isCrypto color unitValueIrr name { fa en } } } } }`,
     })
+    const symbolFields = `uid createdAt updatedAt isDeleted metaData userId symbol pricePrecision quantityPrecision minOrderQuantity tickSize dailyFluctuationPriceLimitPercent description isActive properties { symbol precision icon isCrypto color unitValueIrr name { fa en } }`
+    // Variables that change per request: 1,000 (limit, offset) pairs in turn, more than any cache of
+    // answers holds (256 entries), so each request is executed.
+    let variation = 0
+    const varyingSymbols = `query Symbols($limit: Int, $offset: Int) { symbols(limit: $limit, offset: $offset) { total offset limit items { ${symbolFields} } } }`
+    const varyingBody = () => {
+      const n = variation++ % 1000
+      return JSON.stringify({ query: varyingSymbols, operationName: 'Symbols', variables: { limit: 1 + (n % 100), offset: Math.floor(n / 100) } })
+    }
+    // A document never sent before in each request: the root field's alias is new each time.
+    let documents = 0
+    const firstSeenBody = () => JSON.stringify({ query: `{ s${documents++}: symbols(limit: 100) { total offset limit items { ${symbolFields} } } }` })
+    // The REST orders list's fields, in GraphQL spelling.
+    const graphqlOrders = JSON.stringify({
+      query: `{ orders(limit: 100) { total offset limit items { uid createdAt updatedAt isDeleted metaData userId tenantId clientOrderId symbol side type quantity price status filledQuantity averagePrice cancelReason } } }`,
+    })
+
+    // The second yardstick: plain Yoga + jose on the same symbols, its own EdDSA key and token.
+    const plainKeys = await generateKeyPair('EdDSA', { crv: 'Ed25519' })
+    const plainToken = await new SignJWT({ scope: 'symbols:read' })
+      .setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt' })
+      .setSubject(credentials.client_id)
+      .setIssuedAt()
+      .setExpirationTime('2h')
+      .sign(plainKeys.privateKey)
+    plainYoga = await startChild(
+      'bench/plain-yoga.ts',
+      [],
+      {
+        ...env,
+        NODE_ENV: 'production',
+        PLAIN_YOGA_SYMBOLS_B64: symbolsBytes.toString('base64'),
+        PLAIN_YOGA_JWK: JSON.stringify(await exportJWK(plainKeys.publicKey)),
+      },
+      path.join(logDir, 'plain-yoga.log'),
+    )
+    const plainYogaProcess = plainYoga.process
+    const plainYogaUrl = plainYoga.url
+    const plainYogaStick: Yardstick = {
+      name: 'plain Yoga + jose (one repeated document)',
+      url: () => plainYogaUrl,
+      cpu: { service: () => cpuMs(plainYogaProcess.pid!), database: async () => 0 },
+      scenario: {
+        name: 'plain Yoga + jose',
+        options: (url) => ({
+          url: `${url}/graphql`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${plainToken}`, 'content-type': 'application/json' },
+          body: graphqlQuery,
+        }),
+      },
+    }
+    const restOrdersStick: Yardstick = {
+      name: 'REST orders list (same minute)',
+      url: () => service.url,
+      cpu,
+      scenario: { name: 'orders list', options: (url) => ({ url: `${url}/api/exchange/v1/orders?limit=100`, headers: auth }) },
+    }
+    const gqlRequest = (body: () => string): Partial<autocannon.Options> => ({
+      requests: [{ method: 'POST', path: '/graphql', headers: auth, setupRequest: (req: any) => ({ ...req, body: body() }) }],
+    })
+
     // Refresh tokens are single-use: a shared pool, refilled by each response.
     const refreshPool: string[] = []
     for (let i = 0; i < CONNECTIONS * 3; i++) refreshPool.push((await login()).tokens.refresh)
@@ -298,6 +379,21 @@ async function main() {
       },
       { name: 'orders list', options: (url) => ({ url: `${url}/api/exchange/v1/orders?limit=100`, headers: auth }) },
       {
+        name: 'GraphQL symbols (variables vary)',
+        compare: { yardstick: plainYogaStick, goal: 3 },
+        options: () => gqlRequest(varyingBody),
+      },
+      {
+        name: 'GraphQL symbols (first-seen documents)',
+        compare: { yardstick: plainYogaStick, goal: 1 },
+        options: () => gqlRequest(firstSeenBody),
+      },
+      {
+        name: 'GraphQL orders(limit: 100)',
+        compare: { yardstick: restOrdersStick, goal: 0.7 },
+        options: (url) => ({ url: `${url}/graphql`, method: 'POST', headers: auth, body: graphqlOrders }),
+      },
+      {
         name: 'matching (crossing orders, one symbol)',
         goal: { requestsPerSec: 2500 },
         options: () => ({
@@ -343,12 +439,28 @@ async function main() {
     for (const scenario of scenarios) {
       if (ONLY && !ONLY.some((o) => scenario.name.startsWith(o))) continue
       if (scenario.enabled === false) continue
-      process.stderr.write(`running: baseline, then ${scenario.name}\n`)
+      process.stderr.write(`running: baseline, ${scenario.compare ? `${scenario.compare.yardstick.name}, ` : ''}then ${scenario.name}\n`)
       const base = await measure(baselineScenario, baseline.url)
+      if (scenario.name.startsWith('GraphQL orders')) await placeOrders(service.url, auth, 100)
+      const stick = scenario.compare && (await measure(scenario.compare.yardstick.scenario, scenario.compare.yardstick.url(), scenario.compare.yardstick.cpu))
       const result = await measure(scenario, service.url, cpu)
       result.baselineRequestsPerSec = base.requestsPerSec
       result.ratio = Number((result.requestsPerSec / base.requestsPerSec).toFixed(3))
       judge(result, scenario.goal, scenario.p99)
+      if (scenario.compare && stick) {
+        const ratio = Number((result.requestsPerSec / stick.requestsPerSec).toFixed(3))
+        const goalMet = ratio >= scenario.compare.goal && result.errors === 0 && stick.errors === 0
+        result.yardstick = {
+          name: scenario.compare.yardstick.name,
+          requestsPerSec: stick.requestsPerSec,
+          p99: stick.p99,
+          ...(stick.serviceCpuUs !== undefined ? { cpuUs: stick.serviceCpuUs } : {}),
+          ratio,
+          goal: `≥ ${scenario.compare.goal.toFixed(2)}×`,
+          goalMet,
+        }
+        errors += stick.errors
+      }
       results.push(result)
       errors += result.errors
     }
@@ -400,10 +512,32 @@ async function main() {
       (r) =>
         `| ${r.scenario} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.baselineRequestsPerSec} | ${r.ratio!.toFixed(3)}× | ${r.goal} | ${r.goalMet ? 'yes' : 'no'} | ${r.serviceCpuUs} | ${r.databaseCpuUs ?? '—'} |`,
     )
+    const compared = results.filter((r) => r.yardstick)
+    const compareRows = compared.map(({ scenario, requestsPerSec, p99, serviceCpuUs, databaseCpuUs, yardstick: y }) =>
+      [
+        scenario,
+        requestsPerSec,
+        p99,
+        serviceCpuUs,
+        databaseCpuUs ?? '—',
+        y!.name,
+        y!.requestsPerSec,
+        y!.p99,
+        y!.cpuUs ?? '—',
+        `${y!.ratio.toFixed(3)}×`,
+        y!.goal,
+        y!.goalMet ? 'yes' : 'no',
+      ].join(' | '),
+    )
+    const compareTable = compared.length
+      ? `\nSide by side with a second yardstick measured right before (CPU µs/req: the service's process, and PostgreSQL's backends; the yardstick's own process):\n\n` +
+        `| scenario | req/s | p99 ms | service CPU µs/req | database CPU µs/req | yardstick | its req/s | its p99 ms | its CPU µs/req | ratio to it | goal | met |\n` +
+        `|---|---|---|---|---|---|---|---|---|---|---|---|\n${compareRows.map((r) => `| ${r} |`).join('\n')}\n`
+      : ''
     const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
     process.stdout.write(
       `\nDatabase: ${database}; ${CONNECTIONS} connections; ${DURATION}s measured after ${WARMUP}s warm-up; node ${process.version}\n\n` +
-        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${engine}${instances ? formatInstances(instances) : ''}${events ? formatEvents(events) : ''}`,
+        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${compareTable}${engine}${instances ? formatInstances(instances) : ''}${events ? formatEvents(events) : ''}`,
     )
     writeFileSync(
       path.join(ROOT, 'bench/results.json'),
@@ -412,6 +546,7 @@ async function main() {
     completed = true
   } finally {
     await baseline?.stop()
+    await plainYoga?.stop()
     await service.stop()
     await dropDatabase?.()
     rmSync(dataDir, { recursive: true, force: true })
@@ -442,6 +577,13 @@ async function databaseCpuMs(databaseUrl: string | undefined): Promise<number> {
   } finally {
     await client.end()
   }
+}
+
+/** Places limit buys that rest until the tenant has at least `count` orders (the GraphQL orders scenario reads a full page). */
+async function placeOrders(url: string, headers: Record<string, string>, count: number): Promise<void> {
+  const { total } = (await json(`${url}/api/exchange/v1/orders?limit=1`, { headers })) as { total: number }
+  const body = JSON.stringify({ symbol: 'BTC-USDT', side: 'buy', type: 'limit', quantity: '0.01', price: '65000.00' })
+  for (let i = total; i < count; i++) await json(`${url}/api/exchange/v1/orders`, { method: 'POST', headers, body })
 }
 
 /** Fills in the goal text and whether this run met it (throughput or ratio, p99, no errors). */

@@ -59,6 +59,28 @@ describe('symbol list cache', () => {
       expect(same.body.items.map((i: any) => i.symbol)).toEqual(['USD-IRR'])
     }))
 
+  it('pages one filter and order from one read: other offsets and limits cost no statement', () =>
+    withoutBackgroundPolls(server.services, async () => {
+      const whole = await list('?order_by=-symbol&is_active=true&limit=100')
+      const symbols = whole.body.items.map((i: any) => i.symbol)
+      expect(symbols.length).toBeGreaterThan(3)
+      const before = queries()
+      for (const [offset, limit] of [
+        [0, 1],
+        [1, 2],
+        [2, 50],
+        [symbols.length - 1, 3],
+        [symbols.length + 5, 10],
+      ]) {
+        const page = await list(`?order_by=-symbol&is_active=true&offset=${offset}&limit=${limit}`)
+        expect(page.status).toBe(200)
+        expect(page.body.items.map((i: any) => i.symbol)).toEqual(symbols.slice(offset, offset + limit))
+        expect(page.body.items).toEqual(whole.body.items.slice(offset, offset + limit))
+        expect([page.body.total, page.body.offset, page.body.limit]).toEqual([whole.body.total, offset, limit])
+      }
+      expect(queries() - before).toBe(0)
+    }))
+
   it('still authenticates, checks scopes and counts every cached request', async () => {
     await list()
     expect((await server.request('GET', SYMBOLS)).status).toBe(401)

@@ -121,6 +121,43 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     expect((await send(query)).headers.get('access-control-allow-origin')).toBeNull()
   })
 
+  it('answers other variables of a recorded document before Yoga, exactly as Yoga answers them', async () => {
+    const query = 'query Page($limit: Int, $offset: Int) { symbols(limit: $limit, offset: $offset) { total offset limit items { symbol tickSize } } }'
+    // `extensions` is a parameter the fast path leaves to Yoga: the same request, answered by Yoga.
+    const byYoga = (variables: object) => send(JSON.stringify({ query, variables, extensions: {} }))
+    expect((await send(body(query, { limit: 1, offset: 0 }))).replayed).toBe(false)
+    for (const [i, variables] of [{ limit: 2, offset: 1 }, { limit: 3 }, { limit: 1, offset: 2 }].entries()) {
+      const id = `vars-${i}-${randomUUID()}`
+      const fast = await send(body(query, variables), { 'x-request-id': id })
+      const reference = await byYoga(variables)
+      expect([fast.replayed, reference.replayed]).toEqual([true, false])
+      expect(fast.status).toBe(200)
+      expect(fast.text).toBe(reference.text)
+      expect(stableHeaders(fast.headers)).toEqual(stableHeaders(reference.headers))
+      expect(Number(reference.headers.get('ratelimit-remaining'))).toBe(Number(fast.headers.get('ratelimit-remaining')) - 1)
+      expect(JSON.parse(fast.text).data.symbols.items).toHaveLength(variables.limit)
+      await expect.poll(() => sink.requests().find((l) => l.requestId === id)).toMatchObject({ route: '/graphql', operation: 'Page', status: 200 })
+    }
+    // Results with errors are Yoga's to render. Variables that do not coerce run no resolver, so the
+    // caller is not counted; a limit REST refuses is counted once.
+    const cases: [object, boolean][] = [
+      [{ limit: 'many' }, false],
+      [{ limit: 101 }, true],
+      [{ offset: -1 }, true],
+    ]
+    for (const [variables, counted] of cases) {
+      const refused = await send(body(query, variables))
+      const reference = await byYoga(variables)
+      expect(refused.replayed).toBe(false)
+      expect(refused.status).toBe(reference.status)
+      expect(refused.text).toBe(reference.text)
+      expect(JSON.parse(refused.text).errors.length).toBeGreaterThan(0)
+      const remaining = [refused, reference].map((sent) => sent.headers.get('ratelimit-remaining'))
+      if (counted) expect(Number(remaining[1])).toBe(Number(remaining[0]) - 1)
+      else expect(remaining).toEqual([null, null])
+    }
+  })
+
   it('hands a refused caller to Yoga, counted once, with the answer it always got', async () => {
     const query = body('{ symbols(limit: 3) { total } }')
     await send(query)

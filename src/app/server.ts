@@ -10,6 +10,7 @@ import { AppError, restErrorBody } from '../core/errors.ts'
 import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { graphqlLimitsPlugin } from '../graphql/limits.ts'
 import { TrustedDocumentPolicy, trustedDocumentsPlugin } from '../graphql/persisted-documents.ts'
+import { sharedQueriesPlugin } from '../graphql/shared-queries.ts'
 import { watchResponse } from '../http/event-stream.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
@@ -30,6 +31,8 @@ import { createRequestContext } from './request-context.ts'
 import { servedRoutes } from './routes.ts'
 
 const GRAPHQL_PATH = '/graphql'
+// Root fields whose identical queries, by one token, share an execution: each authorises its caller first.
+const SHARED_QUERY_FIELDS = ['orders']
 
 /** Yoga serves GraphQL (and GraphiQL) and the metrics endpoint; every other path is REST. */
 const servedByYoga = (pathname: string) => pathname === GRAPHQL_PATH || pathname === METRICS_PATH
@@ -63,7 +66,8 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const cors = config.corsOrigins.length
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
-  const recordedAnswers = new RecordedAnswers(services)
+  const graphqlSchema = options.schema ?? schema
+  const recordedAnswers = new RecordedAnswers(services, graphqlSchema)
   const trusted = new TrustedDocumentPolicy({ documents: config.graphqlPersistedDocuments, trustedOnly: config.graphqlTrustedDocumentsOnly })
   // One context per request, whichever asks first: the trusted-documents check (before parsing) or Yoga.
   const contexts = new WeakMap<Request, RequestContext>()
@@ -75,7 +79,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     return ctx
   }
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
-    schema: options.schema ?? schema,
+    schema: graphqlSchema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: config.graphiql ? graphiqlOptions : false,
@@ -102,8 +106,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       ),
       noStorePlugin(states),
       recordedAnswers.plugin(),
-      // Last: a cache hit ends the onExecute chain.
-      symbolsResultCachePlugin(services, recordedAnswers),
+      // Last: a cache hit or a shared result ends the onExecute chain.
+      symbolsResultCachePlugin(recordedAnswers),
+      sharedQueriesPlugin(SHARED_QUERY_FIELDS),
     ],
   })
   const openState = (req: IncomingMessage) =>

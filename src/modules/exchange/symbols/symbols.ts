@@ -4,12 +4,17 @@ import { echoed, notFound } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
-import type { CachedSymbolPage } from './caches/symbols-cache.ts'
+import type { CachedSymbolPage, SymbolsCache } from './caches/symbols-cache.ts'
 import { type CurrencyRow, findCurrenciesByCodes } from './currencies.repository.ts'
 import { findSymbolByName, listSymbolRows, type SymbolRow } from './symbols.repository.ts'
-import { MAX_SYMBOL_LENGTH, symbolListQuery } from './symbols.schemas.ts'
+import { MAX_SYMBOL_LENGTH, type SymbolListQuery, symbolListQuery } from './symbols.schemas.ts'
 
 export const SYMBOLS_READ = 'symbols:read'
+
+// A filter matching at most this many symbols has all of them read once per catalog generation
+// and paged in memory: pages that differ only in offset and limit (a dashboard paging with
+// variables) then cost no statement. Larger catalogs read each page on its own.
+const WHOLE_LIST_LIMIT = 1000
 
 /**
  * The symbol list is the hottest call: answers are cached per normalised query until the catalog
@@ -23,11 +28,32 @@ export async function listSymbols(ctx: RequestContext, input: unknown): Promise<
   const cached = cache.get(key)
   if (cached) return cached
   const generation = cache.generation
-  const rows = await listSymbolRows(ctx.services.db, query)
-  const page: Page<SymbolRow> = { ...rows, offset: query.offset, limit: query.limit }
-  const entry = { page, currencies: await currenciesOf(ctx.services.db, page.rows) }
+  const whole = await wholeList(ctx.services.db, cache, query, generation)
+  let entry: CachedSymbolPage
+  if (whole) {
+    // The same rows in the same order as the page's own statement (ties broken by uid): a slice of them.
+    const rows = whole.page.rows.slice(query.offset, query.offset + query.limit)
+    entry = { page: { rows, total: whole.page.total, offset: query.offset, limit: query.limit }, currencies: whole.currencies }
+  } else {
+    const rows = await listSymbolRows(ctx.services.db, query)
+    const page: Page<SymbolRow> = { ...rows, offset: query.offset, limit: query.limit }
+    entry = { page, currencies: await currenciesOf(ctx.services.db, page.rows) }
+  }
   cache.set(key, entry, generation)
   return entry
+}
+
+/** Every symbol the query's filter matches, in its order, when there are at most WHOLE_LIST_LIMIT. */
+async function wholeList(db: Db, cache: SymbolsCache, query: SymbolListQuery, generation: number): Promise<CachedSymbolPage | undefined> {
+  const all = { ...query, offset: 0, limit: WHOLE_LIST_LIMIT + 1 }
+  const key = `whole ${JSON.stringify(all)}`
+  let entry = cache.get(key)
+  if (!entry) {
+    const rows = await listSymbolRows(db, all)
+    entry = { page: { ...rows, offset: 0, limit: all.limit }, currencies: await currenciesOf(db, rows.rows) }
+    cache.set(key, entry, generation)
+  }
+  return entry.page.rows.length <= WHOLE_LIST_LIMIT ? entry : undefined
 }
 
 /** The currencies of a page of symbols, in one query. */

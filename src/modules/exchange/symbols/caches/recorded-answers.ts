@@ -1,16 +1,37 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
+import { type DocumentNode, execute, getOperationAST, getVariableValues, type GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { firstOutOfBounds } from '../../../../http/json-body.ts'
 import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
-import { mayReadCatalog } from './symbols-result-cache.ts'
+import { type CatalogAnswers, CatalogResults, mayReadCatalog } from './symbols-result-cache.ts'
 
 // Larger bodies go to Yoga unread: a dashboard's catalog query is a few hundred bytes.
 const MAX_BODY_BYTES = 8 * 1024
 // The media types whose body Yoga writes as the result's JSON and nothing else.
 const JSON_BODY = /^application\/(json|graphql-response\+json)(;|$)/
+// Request bodies Yoga reads as JSON GraphQL parameters.
+const JSON_REQUEST = /^application\/json(;|$)/i
+
+/**
+ * Yoga's answer to a catalog document, less what varies with the variables: the headers without
+ * `Content-Length`, the parsed and validated document, and the operation name it logged.
+ */
+interface Shape {
+  headers: Record<string, string>
+  document: DocumentNode
+  operationName: string | undefined
+}
+
+/** A JSON body's GraphQL parameters, when they are exactly `query` and optionally `operationName` and `variables`. */
+interface Params {
+  query: string
+  operationName: string | null | undefined
+  variables: Record<string, unknown> | null | undefined
+}
 
 interface Recording {
   headers: Record<string, string>
@@ -26,6 +47,8 @@ export type RecordingHandoff = {
   requestContext?: RequestContext
   /** Where Yoga's answer is recorded, if the result cache gives it; absent for an incomplete body. */
   recordingKey?: string
+  /** Where the answer's shape (all but the variables' part) is recorded, for a JSON body of plain parameters. */
+  shapeKey?: string
 }
 
 export interface RecordedAnswerHooks {
@@ -50,18 +73,25 @@ export interface RecordedAnswerHooks {
  * request that is not a repeat, or whose caller fails any check, is handed to Yoga with the same
  * state and context, so it is answered, counted and logged exactly once, as it always was.
  */
-export class RecordedAnswers {
+export class RecordedAnswers implements CatalogAnswers {
+  readonly results: CatalogResults
   readonly #recordings: ResultStore<Recording>
-  // The JSON the result cache answered a request with, and the catalog generation it holds for.
-  readonly #answers = new WeakMap<RequestState, { json: string; generation: number }>()
+  readonly #shapes: ResultStore<Shape>
+  // The JSON the result cache answered a request with, the catalog generation it holds for, and its document.
+  readonly #answers = new WeakMap<RequestState, { json: string; generation: number; document: DocumentNode }>()
 
-  constructor(private readonly services: Pick<Services, 'symbolsCache' | 'metrics'>) {
+  constructor(
+    private readonly services: Pick<Services, 'symbolsCache' | 'metrics'>,
+    private readonly schema: GraphQLSchema,
+  ) {
+    this.results = new CatalogResults(services.symbolsCache)
     this.#recordings = new ResultStore(services.symbolsCache)
+    this.#shapes = new ResultStore(services.symbolsCache)
   }
 
   /** Called by the result cache when it answers a request with a catalog-only result. */
-  noteCatalogAnswer(state: RequestState, json: string, generation: number): void {
-    this.#answers.set(state, { json, generation })
+  noteCatalogAnswer(state: RequestState, json: string, generation: number, document: DocumentNode): void {
+    this.#answers.set(state, { json, generation, document })
   }
 
   /** The body length of a request that may be a repeat; `undefined` sends it to Yoga unread. */
@@ -83,8 +113,50 @@ export class RecordedAnswers {
     if (recording) {
       requestContext = hooks.context(req, requestState)
       if (await mayReadCatalog(requestContext)) return this.#answerFromRecording(res, requestState, recording, hooks)
+      return hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey })
     }
-    hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey })
+    const params = JSON_REQUEST.test(req.headers['content-type'] ?? '') ? plainParams(body) : undefined
+    const shapeKey =
+      params &&
+      `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n${JSON.stringify(params.operationName ?? null)}\n${params.query}`
+    const shape = shapeKey === undefined ? undefined : this.#shapes.get(shapeKey)
+    // Variables that do not coerce run no resolver, so Yoga neither authenticates nor counts the caller: its answer.
+    if (shape && params && this.#coerces(shape, params)) {
+      requestContext = hooks.context(req, requestState)
+      if (await mayReadCatalog(requestContext)) {
+        const generation = this.results.generation
+        const json = await this.#execute(shape, params, requestContext)
+        if (json !== undefined) return this.#answerFromShape(res, requestState, shape, json, recordingKey, generation, hooks)
+      }
+    }
+    hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey, ...(shapeKey === undefined ? {} : { shapeKey }) })
+  }
+
+  #coerces(shape: Shape, params: Params): boolean {
+    const operation = getOperationAST(shape.document, params.operationName)
+    if (!operation) return false
+    return !('errors' in getVariableValues(this.schema, operation.variableDefinitions ?? [], params.variables ?? {}))
+  }
+
+  /**
+   * The JSON of a catalog document's result for these variables: kept, or executed here as Yoga
+   * would execute it (same schema, document and context). Undefined for a result with errors,
+   * which Yoga then answers (and renders) itself.
+   */
+  async #execute(shape: Shape, params: Params, ctx: RequestContext): Promise<string | undefined> {
+    const key = this.results.key(this.schema, shape.document, params.operationName, params.variables)
+    const cached = key === undefined ? undefined : this.results.get(key)
+    if (cached) return cached.stringify()
+    const generation = this.results.generation
+    const result = await execute({
+      schema: this.schema,
+      document: shape.document,
+      contextValue: ctx,
+      variableValues: params.variables,
+      operationName: params.operationName,
+    })
+    if (key !== undefined) return this.results.keep(key, result, generation)
+    return undefined
   }
 
   /** Records Yoga's answer to a handed-on request that the result cache answered. */
@@ -104,6 +176,11 @@ export class RecordedAnswers {
         })
         const recording = { headers, body, operationName: handoff.requestState.operationName }
         this.#recordings.set(handoff.recordingKey, recording, body.length + handoff.recordingKey.length, answer.generation)
+        if (handoff.shapeKey === undefined) return
+        const { 'content-length': _length, ...shapeHeaders } = headers
+        const shape = { headers: shapeHeaders, document: answer.document, operationName: handoff.requestState.operationName }
+        // A document's AST is kept beside its text: about as large again.
+        this.#shapes.set(handoff.shapeKey, shape, 2 * handoff.shapeKey.length, answer.generation)
       },
     }
   }
@@ -117,6 +194,49 @@ export class RecordedAnswers {
     res.writeHead(200, headers)
     res.end(recording.body)
   }
+  /** Answers with a shape's headers and this request's result, and records the whole answer for the same bytes. */
+  #answerFromShape(
+    res: ServerResponse,
+    state: RequestState,
+    shape: Shape,
+    json: string,
+    recordingKey: string,
+    generation: number,
+    hooks: RecordedAnswerHooks,
+  ): void {
+    const body = Buffer.from(json)
+    const recording = { headers: { ...shape.headers, 'content-length': String(body.length) }, body, operationName: shape.operationName }
+    this.#recordings.set(recordingKey, recording, body.length + recordingKey.length, generation)
+    state.operationName = shape.operationName
+    const headers = { ...recording.headers }
+    hooks.finish(state, 200, headers)
+    this.services.metrics.graphqlAnsweredFromRecording()
+    if (res.destroyed || res.writableEnded) return
+    res.writeHead(200, headers)
+    res.end(body)
+  }
+}
+
+/**
+ * The GraphQL parameters of a JSON body that holds `query` and optionally `operationName` and
+ * `variables`, as Yoga reads them; anything else (other keys, other types, JSON beyond the bounds
+ * graphqlLimitsPlugin enforces, not JSON) is undefined and left to Yoga.
+ */
+function plainParams(body: Buffer): Params | undefined {
+  const text = body.toString('utf8')
+  if (firstOutOfBounds(text) !== undefined) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
+  const { query, operationName, variables, ...rest } = parsed as Record<string, unknown>
+  if (Object.keys(rest).length > 0 || typeof query !== 'string') return undefined
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined
+  return { query, operationName, variables: variables as Record<string, unknown> | null | undefined }
 }
 
 /** `req`'s body: all `length` bytes, or what came before the client went away. */

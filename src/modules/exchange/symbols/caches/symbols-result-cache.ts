@@ -9,6 +9,54 @@ import { type CachedResult, ResultStore } from './result-store.ts'
 // Longer variables are answered uncached rather than kept as a key.
 const MAX_KEY_LENGTH = 2048
 
+/** Told of every catalog answer the cache gives, with the JSON Yoga will write (RecordedAnswers records it). */
+export interface CatalogAnswers {
+  /** The results both the plugin and whoever answers before Yoga read and keep. */
+  readonly results: CatalogResults
+  noteCatalogAnswer(state: RequestState, json: string, generation: number, document: DocumentNode): void
+}
+
+/**
+ * Catalog-only results by document, operation name and variables, while the catalog is unchanged;
+ * shared by the plugin (inside Yoga) and RecordedAnswers (before it).
+ */
+export class CatalogResults {
+  readonly #store: ResultStore
+  readonly #documents = new WeakMap<DocumentNode, number | null>()
+  #nextDocumentId = 0
+
+  constructor(private readonly catalog: Pick<Services, 'symbolsCache'>['symbolsCache']) {
+    this.#store = new ResultStore(catalog)
+  }
+
+  /** The catalog generation a result computed from now on holds for. */
+  get generation(): number {
+    return this.catalog.generation
+  }
+
+  /** The key of `document`'s result, or undefined when it is not catalog-only (or too long a key). */
+  key(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, variables: unknown): string | undefined {
+    let id = this.#documents.get(document)
+    if (id === undefined) this.#documents.set(document, (id = readsOnlyCatalog(schema, document) ? this.#nextDocumentId++ : null))
+    if (id === null) return undefined
+    const key = `${id}\n${operationName ?? ''}\n${JSON.stringify(variables ?? {})}`
+    return key.length > MAX_KEY_LENGTH ? undefined : key
+  }
+
+  get(key: string): CachedResult | undefined {
+    return this.#store.get(key)
+  }
+
+  /** Keeps a result without errors (and returns its JSON, as Yoga writes it); anything else is not kept. */
+  keep(key: string, result: unknown, generation: number): string | undefined {
+    if (!isPlainSuccess(result)) return undefined
+    // What Yoga's result processor writes for a result without errors or extensions.
+    const json = (result.stringify ?? JSON.stringify)(result)
+    this.#store.set(key, { data: result.data, stringify: () => json }, json.length, generation)
+    return json
+  }
+}
+
 /**
  * Serves a GraphQL operation that reads only the symbol catalog from memory while the catalog is
  * unchanged: the result of its first execution, and the JSON Yoga made of it, per document,
@@ -21,43 +69,26 @@ const MAX_KEY_LENGTH = 2048
  * errors are never kept. A hit ends the `onExecute` chain: register this plugin after every plugin
  * whose `onExecute` must see each request.
  */
-/** Told of every catalog answer the cache gives, with the JSON Yoga will write (RecordedAnswers records it). */
-export interface CatalogAnswers {
-  noteCatalogAnswer(state: RequestState, json: string, generation: number): void
-}
-
-export function symbolsResultCachePlugin(services: Pick<Services, 'symbolsCache'>, answers: CatalogAnswers): Plugin {
-  const store = new ResultStore(services.symbolsCache)
-  const documents = new WeakMap<DocumentNode, number | null>()
-  let nextDocumentId = 0
-  const documentId = (schema: GraphQLSchema, document: DocumentNode) => {
-    let id = documents.get(document)
-    if (id === undefined) documents.set(document, (id = readsOnlyCatalog(schema, document) ? nextDocumentId++ : null))
-    return id
-  }
+export function symbolsResultCachePlugin(answers: CatalogAnswers): Plugin {
+  const results = answers.results
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const id = documentId(args.schema, args.document)
-      if (id === null) return
-      const key = `${id}\n${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`
-      if (key.length > MAX_KEY_LENGTH) return
-      const generation = services.symbolsCache.generation
-      const cached = store.get(key)
+      const key = results.key(args.schema, args.document, args.operationName, args.variableValues)
+      if (key === undefined) return
+      const generation = results.generation
+      const cached = results.get(key)
       if (cached) {
         const ctx = args.contextValue as unknown as RequestContext
         if (await mayReadCatalog(ctx)) {
-          answers.noteCatalogAnswer(ctx.state, cached.stringify(), generation)
+          answers.noteCatalogAnswer(ctx.state, cached.stringify(), generation, args.document)
           setResultAndStopExecution(cached)
         }
         return
       }
       return {
         onExecuteDone({ result }) {
-          if (!isPlainSuccess(result)) return
-          // What Yoga's result processor writes for a result without errors or extensions.
-          const json = (result.stringify ?? JSON.stringify)(result)
-          store.set(key, { data: result.data, stringify: () => json }, json.length, generation)
-          answers.noteCatalogAnswer((args.contextValue as unknown as RequestContext).state, json, generation)
+          const json = results.keep(key, result, generation)
+          if (json !== undefined) answers.noteCatalogAnswer((args.contextValue as unknown as RequestContext).state, json, generation, args.document)
         },
       }
     },

@@ -1,0 +1,80 @@
+import { type DocumentNode, type ExecutionResult, getVariableValues, Kind, type OperationDefinitionNode } from 'graphql'
+import type { Plugin } from 'graphql-yoga'
+
+import type { RequestContext } from '../core/context.ts'
+import { ReadCoalescer } from '../core/read-coalescer.ts'
+
+// Longer variables are executed alone rather than kept as a key.
+const MAX_KEY_LENGTH = 2048
+
+/** A result several requests answer with: its JSON made once, by whichever request's answer is written first. */
+type SharedResult = ExecutionResult & { stringify: () => string }
+
+/**
+ * Identical queries of one caller share one execution and one JSON rendering, as identical REST
+ * lists share one statement and one rendering (docs/performance.md): a dashboard's workers polling
+ * `orders(limit: 100)` with one token otherwise executed 100 × 17 fields and wrote 30 KB of JSON
+ * per request. "Identical" is the same access token (its `jti`, so the same client, tenant, scopes
+ * and roles), document, operation name and variables. A request joins only an execution that has
+ * not started yet (ReadCoalescer), so it still sees every write acknowledged before it asked.
+ *
+ * Only single-operation queries whose root fields are all among `rootFields`, with no directive or
+ * fragment at the root, are shared: each of those fields starts by authorising the caller, so
+ * authenticating (and counting) every caller here, before the shared execution, counts each
+ * request exactly once, as its own resolvers would have. Variables that do not coerce run no
+ * resolver and are not counted, so such requests are left alone. A result with errors is not
+ * shared: every request that waited for it executes on its own, and gets the errors it always got.
+ * Register after every plugin whose `onExecute` must see each request: a shared result ends the chain.
+ */
+export function sharedQueriesPlugin(rootFields: readonly string[]): Plugin {
+  const shareable = new Set(rootFields)
+  const documents = new WeakMap<DocumentNode, { id: number; operation: OperationDefinitionNode } | null>()
+  let nextDocumentId = 0
+  const runs = new ReadCoalescer<ExecutionResult | undefined>()
+  const sharedQuery = (document: DocumentNode) => {
+    let entry = documents.get(document)
+    if (entry === undefined) {
+      const operation = sharedOperation(document, shareable)
+      documents.set(document, (entry = operation ? { id: nextDocumentId++, operation } : null))
+    }
+    return entry
+  }
+  return {
+    async onExecute({ args, executeFn, setResultAndStopExecution }) {
+      const query = sharedQuery(args.document)
+      const ctx = args.contextValue as unknown as RequestContext
+      if (!query || !ctx.auth.hasCredentials) return
+      if ('errors' in getVariableValues(args.schema, query.operation.variableDefinitions ?? [], args.variableValues ?? {})) return
+      let jti: string
+      try {
+        jti = (await ctx.auth.principal()).jti
+      } catch {
+        // Refused callers get their error from the resolvers, as always (the refusal is remembered, counted once).
+        return
+      }
+      const key = `${jti}\n${query.id}\n${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`
+      if (key.length > MAX_KEY_LENGTH) return
+      const result = await runs.read(key, async () => shared(await executeFn(args)))
+      if (result) setResultAndStopExecution(result)
+    },
+  }
+}
+
+/** The operation of a document that may be shared, or undefined. */
+function sharedOperation(document: DocumentNode, shareable: ReadonlySet<string>): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION)
+  const operation = operations[0]
+  if (operations.length !== 1 || !operation || operation.operation !== 'query' || operation.directives?.length) return undefined
+  const plain = operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && !s.directives?.length && shareable.has(s.name.value))
+  return plain ? operation : undefined
+}
+
+/** The result to share, with its JSON made once; undefined for anything but plain data. */
+function shared(result: unknown): SharedResult | undefined {
+  if (typeof result !== 'object' || result === null || Symbol.asyncIterator in result) return undefined
+  const { data, errors, extensions } = result as ExecutionResult
+  if (errors || extensions || typeof data !== 'object' || data === null) return undefined
+  let json: string | undefined
+  // What Yoga's result processor writes for a result without errors or extensions.
+  return { data, stringify: () => (json ??= JSON.stringify({ data })) }
+}

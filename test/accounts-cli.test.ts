@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { promises as fs } from 'node:fs'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 
-import { FileMigrationProvider, Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { migrateToLatest } from '../src/db/migrate.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { type OpenCli, openCli } from './helpers/cli.ts'
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
@@ -24,43 +19,6 @@ afterAll(async () => {
 
 // The commands run in this process on one open database (test/helpers/cli.ts).
 const cli = (...args: string[]) => open.run(...args)
-
-describe('the accounts migration', () => {
-  it('grants accounts:read to clients holding the old default scopes (admins accounts:write too), and no one else', async () => {
-    const { db } = open
-    const migrator = new Migrator({
-      db,
-      provider: new FileMigrationProvider({
-        fs,
-        path,
-        migrationFolder: path.resolve('migrations'),
-        import: (file: string) => import(pathToFileURL(file).href),
-      }),
-    })
-    const before = await migrator.migrateTo('2026-12-03T00-00_events')
-    expect(before.error).toBeUndefined()
-    const tenant = randomUUID()
-    await db.insertInto('tenants').values({ id: tenant, name: 'Old bank' }).execute()
-    const old = ['users:write', 'symbols:read', 'orders:read', 'orders:write', 'users:read']
-    const clients = {
-      bank: { roles: ['client'], scopes: old },
-      admin: { roles: ['admin'], scopes: old },
-      narrow: { roles: ['client'], scopes: ['symbols:read'] },
-      wider: { roles: ['client'], scopes: [...old, 'orders:*'] },
-    }
-    const ids = Object.fromEntries(Object.keys(clients).map((name) => [name, randomUUID()]))
-    for (const [name, { roles, scopes }] of Object.entries(clients)) {
-      await db.insertInto('clients').values({ id: ids[name]!, tenant_id: tenant, name, secret_digest: 'x', roles, scopes }).execute()
-    }
-    await migrateToLatest(db)
-    const rows = await db.selectFrom('clients').select(['id', 'scopes']).execute()
-    const scopesOf = (name: string) => rows.find((r) => r.id === ids[name])!.scopes
-    expect(scopesOf('bank')).toEqual([...old, 'accounts:read'])
-    expect(scopesOf('admin')).toEqual([...old, 'accounts:read', 'accounts:write'])
-    expect(scopesOf('narrow')).toEqual(['symbols:read'])
-    expect(scopesOf('wider')).toEqual([...old, 'orders:*'])
-  })
-})
 
 describe('account CLI', () => {
   it('deposits and withdraws (one JSON line each), refuses an overdraft with exit 1, sets fees, sums fees, checks', async () => {

@@ -38,7 +38,10 @@ describe('first run on the embedded database', () => {
   let first: Awaited<ReturnType<typeof snapshot>>
   let secret: string
 
-  it('migrates, seeds, creates a demo client and names the credentials file, never the secret', async () => {
+  // initdb, every migration and the seed in a process of its own: past vitest's 90 s beside a
+  // second suite (load 15 on 2 cores). Longer than startServerProcess's own 180 s, which kills a
+  // server that never listens, so no server is left holding the database for the next test.
+  it('migrates, seeds, creates a demo client and names the credentials file, never the secret', { timeout: 240_000 }, async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir })
     try {
       const health = await fetch(`${server.url}/readyz`)

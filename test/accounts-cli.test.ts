@@ -1,83 +1,33 @@
 import { randomUUID } from 'node:crypto'
-import { promises as fs } from 'node:fs'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 
-import { FileMigrationProvider, Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { openDatabase } from '../src/db/database.ts'
-import { migrateToLatest } from '../src/db/migrate.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { type OpenCli, openCli } from './helpers/cli.ts'
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
-import { runCli } from './helpers/process.ts'
 
 let database: TestDatabase
+let open: OpenCli
 beforeAll(async () => {
   database = await createTestDatabase()
+  open = await openCli(database)
 })
 afterAll(async () => {
+  await open?.close()
   await database?.drop()
 })
 
-const cli = (...args: string[]) => runCli(args, database.env)
-const open = () => openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, dbPoolSize: 1, statementTimeoutMs: 5000 })
-
-describe('the accounts migration', () => {
-  it('grants accounts:read to clients holding the old default scopes (admins accounts:write too), and no one else', async () => {
-    const handle = await open()
-    try {
-      const { db } = handle
-      const migrator = new Migrator({
-        db,
-        provider: new FileMigrationProvider({
-          fs,
-          path,
-          migrationFolder: path.resolve('migrations'),
-          import: (file: string) => import(pathToFileURL(file).href),
-        }),
-      })
-      const before = await migrator.migrateTo('2026-12-03T00-00_events')
-      expect(before.error).toBeUndefined()
-      const tenant = randomUUID()
-      await db.insertInto('tenants').values({ id: tenant, name: 'Old bank' }).execute()
-      const old = ['users:write', 'symbols:read', 'orders:read', 'orders:write', 'users:read']
-      const clients = {
-        bank: { roles: ['client'], scopes: old },
-        admin: { roles: ['admin'], scopes: old },
-        narrow: { roles: ['client'], scopes: ['symbols:read'] },
-        wider: { roles: ['client'], scopes: [...old, 'orders:*'] },
-      }
-      const ids = Object.fromEntries(Object.keys(clients).map((name) => [name, randomUUID()]))
-      for (const [name, { roles, scopes }] of Object.entries(clients)) {
-        await db.insertInto('clients').values({ id: ids[name]!, tenant_id: tenant, name, secret_digest: 'x', roles, scopes }).execute()
-      }
-      await migrateToLatest(db)
-      const rows = await db.selectFrom('clients').select(['id', 'scopes']).execute()
-      const scopesOf = (name: string) => rows.find((r) => r.id === ids[name])!.scopes
-      expect(scopesOf('bank')).toEqual([...old, 'accounts:read'])
-      expect(scopesOf('admin')).toEqual([...old, 'accounts:read', 'accounts:write'])
-      expect(scopesOf('narrow')).toEqual(['symbols:read'])
-      expect(scopesOf('wider')).toEqual([...old, 'orders:*'])
-    } finally {
-      await handle.close()
-    }
-  })
-})
+// The commands run in this process on one open database (test/helpers/cli.ts).
+const cli = (...args: string[]) => open.run(...args)
 
 describe('account CLI', () => {
   it('deposits and withdraws (one JSON line each), refuses an overdraft with exit 1, sets fees, sums fees, checks', async () => {
-    // Each CLI run is a process that opens the database: what needs no CLI is done directly.
+    // What needs no CLI is done on the database directly.
     const tenant = randomUUID()
-    const setup = await open()
-    try {
-      await seedDemoMarket(setup.db)
-      await setup.db.insertInto('tenants').values({ id: tenant, name: 'Funded bank' }).execute()
-      // Seeding the demo market funds nobody.
-      expect(await setup.db.selectFrom('accounts').selectAll().execute()).toEqual([])
-    } finally {
-      await setup.close()
-    }
+    await seedDemoMarket(open.db)
+    await open.db.insertInto('tenants').values({ id: tenant, name: 'Funded bank' }).execute()
+    // Seeding the demo market funds nobody.
+    expect(await open.db.selectFrom('accounts').selectAll().execute()).toEqual([])
     const deposit = await cli('account', 'deposit', '--tenant', tenant, '--currency', 'usd', '--amount', '250.5', '--reference', 'wire-1')
     expect(deposit.stderr).toBe('')
     expect(deposit.code).toBe(0)
@@ -104,13 +54,8 @@ describe('account CLI', () => {
     })
 
     // Fees collected (as the matching pass adds them), then the totals and the check.
-    const handle = await open()
-    try {
-      await handle.db.insertInto('collected_fees').values({ currency: 'USDT', shard: 0, amount: '1.25' }).execute()
-      await handle.db.insertInto('collected_fees').values({ currency: 'USDT', shard: 3, amount: '0.5' }).execute()
-    } finally {
-      await handle.close()
-    }
+    await open.db.insertInto('collected_fees').values({ currency: 'USDT', shard: 0, amount: '1.25' }).execute()
+    await open.db.insertInto('collected_fees').values({ currency: 'USDT', shard: 3, amount: '0.5' }).execute()
     const fees = (await cli('account', 'fees')).stdout
       .split('\n')
       .filter(Boolean)
@@ -121,12 +66,7 @@ describe('account CLI', () => {
     expect(failed.code).toBe(1)
     expect(failed.stderr).toContain('account check: 1 discrepancy')
     expect(failed.stderr).toContain('conservation: USDT: balances 0 + fees 1.75 != deposits 0 - withdrawals 0')
-    const fixed = await open()
-    try {
-      await fixed.db.deleteFrom('collected_fees').execute()
-    } finally {
-      await fixed.close()
-    }
+    await open.db.deleteFrom('collected_fees').execute()
     const check = await cli('account', 'check')
     expect(check.stderr).toBe('')
     expect(check.code).toBe(0)

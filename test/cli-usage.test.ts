@@ -1,27 +1,28 @@
 import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { childEnv, ROOT, runCli } from './helpers/process.ts'
+import { runCliHere } from './helpers/cli.ts'
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
+import { childEnv, ROOT } from './helpers/process.ts'
 
 const run = promisify(execFile)
 
 describe('the operator CLI as documented', () => {
-  let dataDir: string
+  // A migrated copy: the spawned CLI below need not create and migrate a database of its own.
+  let database: TestDatabase
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'exchange-cli-usage-'))
+    database = await createTestDatabase()
   })
   afterAll(async () => {
-    await rm(dataDir, { recursive: true, force: true })
+    await database?.drop()
   })
 
   it('without a command prints its usage on stderr and exits 2 (a script missing its arguments must not pass)', async () => {
-    const result = await runCli([], { DATA_DIR: dataDir })
+    const result = await runCliHere([], database.env)
     expect(result.code).toBe(2)
     expect(result.stdout).toBe('')
     expect(result.stderr).toContain('No command given')
@@ -29,7 +30,7 @@ describe('the operator CLI as documented', () => {
   })
 
   it('asked for help prints its usage on stdout and exits 0', async () => {
-    const result = await runCli(['--help'], { DATA_DIR: dataDir })
+    const result = await runCliHere(['--help'], database.env)
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('Usage: npm run --silent cli -- <command>')
   })
@@ -45,9 +46,11 @@ describe('the operator CLI as documented', () => {
     // npm prints its `> exchange-api@… cli` banner on stdout: `… > bank.json` would hold it too.
     expect(unsilenced).toEqual([])
 
+    // A process of its own, as documented: the other CLI tests run the commands in this one.
+
     const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'client', 'create', '--name', 'Bank B'], {
       cwd: ROOT,
-      env: childEnv({ DATA_DIR: dataDir }),
+      env: childEnv(database.env),
     })
     const lines = stdout.split('\n').filter(Boolean)
     expect(lines).toHaveLength(1)

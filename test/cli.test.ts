@@ -2,24 +2,25 @@ import { createHash } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { openDatabase } from '../src/db/database.ts'
-import { createTestDatabase, onPostgres, type TestDatabase } from './helpers/database.ts'
-import { runCli } from './helpers/process.ts'
-import { startTestServer } from './helpers/server.ts'
+import { type OpenCli, openCli } from './helpers/cli.ts'
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
 
 let database: TestDatabase
+let open: OpenCli
 beforeAll(async () => {
   database = await createTestDatabase()
+  open = await openCli(database)
 })
 afterAll(async () => {
+  await open?.close()
   await database?.drop()
 })
 
-const cli = (...args: string[]) => runCli(args, database.env)
+// The commands run in this process on one open database (test/helpers/cli.ts).
+const cli = (...args: string[]) => open.run(...args)
 const lines = (text: string) => text.split('\n').filter(Boolean)
 
-// Each test spawns several CLI processes: on a loaded host each start takes seconds.
-describe('operator CLI', { timeout: 240_000 }, () => {
+describe('operator CLI', () => {
   it('client create prints exactly one JSON line and stores only a digest of the secret', async () => {
     const result = await cli('client', 'create', '--name', 'Bank A')
     expect(result.stderr).toBe('')
@@ -33,14 +34,9 @@ describe('operator CLI', { timeout: 240_000 }, () => {
     expect(created.roles).toEqual(['client'])
     expect(created.scopes).toEqual(['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read'])
 
-    const handle = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, dbPoolSize: 1, statementTimeoutMs: 5000 })
-    try {
-      const row = await handle.db.selectFrom('clients').selectAll().where('id', '=', created.client_id).executeTakeFirstOrThrow()
-      expect(row.secret_digest).toBe(createHash('sha256').update(created.client_secret).digest('base64url'))
-      expect(JSON.stringify(row)).not.toContain(created.client_secret)
-    } finally {
-      await handle.close()
-    }
+    const row = await open.db.selectFrom('clients').selectAll().where('id', '=', created.client_id).executeTakeFirstOrThrow()
+    expect(row.secret_digest).toBe(createHash('sha256').update(created.client_secret).digest('base64url'))
+    expect(JSON.stringify(row)).not.toContain(created.client_secret)
   })
 
   it('client create takes tenant, roles and scopes', async () => {
@@ -109,20 +105,5 @@ describe('operator CLI', { timeout: 240_000 }, () => {
     const unknown = await cli('symbol', 'activate', 'NOPE-IRR')
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain('does not exist')
-  })
-})
-
-describe.skipIf(onPostgres)('embedded database', () => {
-  it('refuses clearly while a server holds it', async () => {
-    const own = await createTestDatabase()
-    const server = await startTestServer({}, own)
-    try {
-      const result = await runCli(['client', 'list'], own.env)
-      expect(result.code).toBe(1)
-      expect(result.stderr).toContain('is in use by another process')
-      expect(result.stderr).toContain('DATABASE_URL')
-    } finally {
-      await server.close()
-    }
   })
 })

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 
@@ -29,5 +29,39 @@ describe('package-lock.json', () => {
       return range && !semver.satisfies(NODE, range) && !(name in KNOWN) ? [`${name}@${entry.version} wants node ${range} (${where})`] : []
     })
     expect(refusing).toEqual([])
+  })
+})
+
+/**
+ * What Node 22 added that Node 20 lacks, as a call would read. (`Set.prototype.union` and
+ * `intersection` are left out: kysely's own query builder has methods of those names.)
+ */
+const NODE_22_ONLY = [
+  'Promise.withResolvers(',
+  'Object.groupBy(',
+  'Map.groupBy(',
+  'Array.fromAsync(',
+  'Iterator.from(',
+  'process.getBuiltinModule(',
+  '.symmetricDifference(',
+  '.isSubsetOf(',
+  '.isSupersetOf(',
+  '.isDisjointFrom(',
+]
+
+describe('kysely on Node 20 (docs/operations.md, "Development")', () => {
+  // Its engines field asks for Node 22 (npm warns, and installs it): what it runs must still be
+  // in Node 20. The suite runs it there; this names what a new release would break it with.
+  it('calls nothing Node 20 lacks', () => {
+    const dist = path.join(ROOT, 'node_modules/kysely/dist')
+    const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'))
+    expect(files.length).toBeGreaterThan(100)
+    const uses = files.flatMap((file) => {
+      const text = readFileSync(path.join(dist, file), 'utf8')
+      return NODE_22_ONLY.filter((call) => text.includes(call)).map((call) => `${file}: ${call}`)
+    })
+    expect(uses).toEqual([])
+    // Its one use of a newer name defines it when missing.
+    expect(readFileSync(path.join(dist, 'kysely.js'), 'utf8')).toContain("Symbol.asyncDispose ??= Symbol('Symbol.asyncDispose')")
   })
 })

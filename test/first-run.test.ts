@@ -4,7 +4,14 @@ import path from 'node:path'
 
 import { afterAll, describe, expect, it } from 'vitest'
 
+import { prepareFirstRun } from '../src/app/first-run.ts'
+import { createApp } from '../src/app/server.ts'
+import { closeServices, openServices } from '../src/app/services.ts'
+import { loadConfig } from '../src/core/config.ts'
 import { openDatabase } from '../src/db/database.ts'
+import { listen } from '../src/http/listen.ts'
+import { createLogger } from '../src/observability/logger.ts'
+import { LogSink } from './helpers/log-sink.ts'
 import { startServerProcess } from './helpers/process.ts'
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-first-run-'))
@@ -31,7 +38,10 @@ describe('first run on the embedded database', () => {
   let first: Awaited<ReturnType<typeof snapshot>>
   let secret: string
 
-  it('migrates, seeds, creates a demo client and names the credentials file, never the secret', async () => {
+  // initdb, every migration and the seed in a process of its own: past vitest's 90 s beside a
+  // second suite (load 15 on 2 cores). Longer than startServerProcess's own 180 s, which kills a
+  // server that never listens, so no server is left holding the database for the next test.
+  it('migrates, seeds, creates a demo client and names the credentials file, never the secret', { timeout: 240_000 }, async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir })
     try {
       const health = await fetch(`${server.url}/readyz`)
@@ -59,13 +69,27 @@ describe('first run on the embedded database', () => {
   })
 
   it('keeps every client, key and record across a restart, and creates no second demo client', async () => {
-    const server = await startServerProcess({ DATA_DIR: dataDir })
+    // The start of src/app/main.ts in this process: a second server process would only load the
+    // application again, and the first start above is the one that runs it as `npm start` does.
+    const config = loadConfig({ LOG_LEVEL: 'info', DATA_DIR: dataDir })
+    const sink = new LogSink()
+    const services = await openServices(config, createLogger(config, sink))
     try {
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
-      expect(server.output()).not.toContain(secret)
+      expect(await prepareFirstRun(services)).toBeUndefined()
+      const server = await listen(createApp(services), 0, '127.0.0.1', {
+        idleSeconds: config.connectionIdleSeconds,
+        perAddress: config.maxConnectionsPerAddress,
+      })
+      try {
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
+      } finally {
+        await server.close()
+      }
     } finally {
-      expect(await server.stop()).toBe(0)
+      await closeServices(services)
     }
+    expect(sink.lines().length).toBeGreaterThan(0)
+    expect(JSON.stringify(sink.lines())).not.toContain(secret)
     expect(await snapshot()).toEqual(first)
   })
 })

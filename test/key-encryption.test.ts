@@ -7,9 +7,9 @@ import { loadConfig } from '../src/core/config.ts'
 import { decryptPrivateKey, encryptPrivateKey } from '../src/modules/auth/keys/signing-keys.ts'
 import { createLogger } from '../src/observability/logger.ts'
 import { createTestClient } from './helpers/auth.ts'
+import { openCli } from './helpers/cli.ts'
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
 import { LogSink } from './helpers/log-sink.ts'
-import { runCli } from './helpers/process.ts'
 import { startTestServer } from './helpers/server.ts'
 
 const databases: TestDatabase[] = []
@@ -60,14 +60,20 @@ describe('signing keys stored unencrypted', () => {
     expect(sink.lines().map((l) => l.msg)).toContain(PLAIN_WARNING)
 
     const key = randomBytes(32).toString('base64url')
-    const refused = await runCli(['keys', 'encrypt'], database.env)
-    expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(/^keys encrypt needs KEY_ENCRYPTION_KEY/)
-    const encrypted = await runCli(['keys', 'encrypt'], { ...database.env, KEY_ENCRYPTION_KEY: key })
-    expect(encrypted.stderr).toBe('')
-    expect(JSON.parse(encrypted.stdout)).toEqual({ encrypted: [kid] })
-    // Run again, there is nothing left to encrypt.
-    expect(JSON.parse((await runCli(['keys', 'encrypt'], { ...database.env, KEY_ENCRYPTION_KEY: key })).stdout)).toEqual({ encrypted: [] })
+    // The CLI's commands, run in this process on the stopped server's database (test/helpers/cli.ts).
+    const cli = await openCli(database)
+    try {
+      const refused = await cli.run('keys', 'encrypt')
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toMatch(/^keys encrypt needs KEY_ENCRYPTION_KEY/)
+      const encrypted = await cli.runWith({ KEY_ENCRYPTION_KEY: key }, 'keys', 'encrypt')
+      expect(encrypted.stderr).toBe('')
+      expect(JSON.parse(encrypted.stdout)).toEqual({ encrypted: [kid] })
+      // Run again, there is nothing left to encrypt.
+      expect(JSON.parse((await cli.runWith({ KEY_ENCRYPTION_KEY: key }, 'keys', 'encrypt')).stdout)).toEqual({ encrypted: [] })
+    } finally {
+      await cli.close()
+    }
 
     const quiet = new LogSink()
     const server = await startTestServer({ LOG_LEVEL: 'warn', KEY_ENCRYPTION_KEY: key }, database, { logDestination: quiet })

@@ -13,7 +13,9 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
 // Verified tokens kept, keyed by the exact token string (a tampered token is another key).
 const VERIFIED_CACHE_SIZE = 10_000
 
-const nowSeconds = () => Math.floor(Date.now() / 1000)
+/** The time in whole seconds since the epoch: the wall clock, or a test's. */
+export type Clock = () => number
+const wallClock: Clock = () => Math.floor(Date.now() / 1000)
 
 /**
  * Access-token verification that reads no database row per request: keys and revocations are
@@ -27,6 +29,7 @@ export class TokenVerifier implements HeaderVerifier {
     private readonly keys: KeyStore,
     private readonly config: TokenConfig,
     private readonly revocations: RevocationCache,
+    private readonly now: Clock = wallClock,
   ) {}
 
   /** Verifies an `Authorization` header value into a Principal, or throws the reference's 401. */
@@ -46,7 +49,7 @@ export class TokenVerifier implements HeaderVerifier {
   #remembered(token: string): Principal | undefined {
     const hit = this.#verified.get(token)
     if (!hit) return undefined
-    if (hit.principal.exp <= nowSeconds() - this.config.clockSkew) {
+    if (hit.principal.exp <= this.now() - this.config.clockSkew) {
       this.#verified.delete(token)
       throw unauthenticated(MESSAGES.expired)
     }
@@ -67,6 +70,7 @@ export class TokenVerifier implements HeaderVerifier {
         audience: this.config.tokenAudience,
         typ: ACCESS_TOKEN_TYP,
         clockTolerance: this.config.clockSkew,
+        currentDate: new Date(this.now() * 1000),
         // Also rejects an `iat` in the future (beyond the leeway).
         maxTokenAge: this.config.accessTokenTtl,
         requiredClaims: ['iat', 'exp', 'jti', 'sub'],

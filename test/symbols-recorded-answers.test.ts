@@ -33,24 +33,24 @@ afterAll(async () => {
   await server?.close()
 })
 
-const replays = () => counterValue(server.services.metrics.graphqlRecordedAnswers)
+const recordedAnswers = () => counterValue(server.services.metrics.graphqlRecordedAnswers)
 
 interface Sent {
   status: number
   headers: Headers
   text: string
   /** Whether the answer was a recorded one, given before Yoga. */
-  replayed: boolean
+  recorded: boolean
 }
 
-/** POSTs `body` as it is (bytes and headers exactly as given) and notes whether it was replayed. */
+/** POSTs `body` as it is (bytes and headers exactly as given) and notes whether the answer was a recorded one. */
 async function send(body: string, headers: Record<string, string> = {}, token: string | null = bank.token): Promise<Sent> {
   const all: Record<string, string> = { 'content-type': 'application/json', ...headers }
   if (token) all.authorization = `Bearer ${token}`
-  const before = await replays()
+  const before = await recordedAnswers()
   const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: all, body })
   const text = await res.text()
-  return { status: res.status, headers: res.headers, text, replayed: (await replays()) - before === 1 }
+  return { status: res.status, headers: res.headers, text, recorded: (await recordedAnswers()) - before === 1 }
 }
 
 /** The headers that must match between two answers to the same request. */
@@ -72,19 +72,19 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
       body('query Board { symbols(limit: 100) @include(if: true) { total items { symbol tickSize properties { symbol name { en } } } } }'),
     )
     const executed = await send(query)
-    const replayed = await send(query, { 'x-request-id': 'replay-a' })
+    const repeated = await send(query, { 'x-request-id': 'recorded-a' })
     const again = await send(query)
-    expect([reference.replayed, executed.replayed, replayed.replayed, again.replayed]).toEqual([false, false, true, true])
-    expect(replayed.status).toBe(200)
-    expect(replayed.text).toBe(executed.text)
-    expect(replayed.text).toBe(reference.text)
-    expect(stableHeaders(replayed.headers)).toEqual(stableHeaders(executed.headers))
-    expect(replayed.headers.get('x-request-id')).toBe('replay-a')
-    expect(Number(replayed.headers.get('ratelimit-remaining'))).toBe(Number(executed.headers.get('ratelimit-remaining')) - 1)
+    expect([reference.recorded, executed.recorded, repeated.recorded, again.recorded]).toEqual([false, false, true, true])
+    expect(repeated.status).toBe(200)
+    expect(repeated.text).toBe(executed.text)
+    expect(repeated.text).toBe(reference.text)
+    expect(stableHeaders(repeated.headers)).toEqual(stableHeaders(executed.headers))
+    expect(repeated.headers.get('x-request-id')).toBe('recorded-a')
+    expect(Number(repeated.headers.get('ratelimit-remaining'))).toBe(Number(executed.headers.get('ratelimit-remaining')) - 1)
     expect(Number(again.headers.get('ratelimit-remaining'))).toBe(Number(executed.headers.get('ratelimit-remaining')) - 2)
-    expect(JSON.parse(replayed.text).data.symbols.items.length).toBeGreaterThan(1)
+    expect(JSON.parse(repeated.text).data.symbols.items.length).toBeGreaterThan(1)
     await expect
-      .poll(() => sink.requests().find((l) => l.requestId === 'replay-a'))
+      .poll(() => sink.requests().find((l) => l.requestId === 'recorded-a'))
       .toMatchObject({
         method: 'POST',
         route: '/graphql',
@@ -107,9 +107,9 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     ]
     for (const headers of variants) {
       const first = await send(query, headers)
-      expect(first.replayed, JSON.stringify(headers)).toBe(false)
+      expect(first.recorded, JSON.stringify(headers)).toBe(false)
       const again = await send(query, headers)
-      expect(again.replayed, JSON.stringify(headers)).toBe(true)
+      expect(again.recorded, JSON.stringify(headers)).toBe(true)
       expect(stableHeaders(again.headers), JSON.stringify(headers)).toEqual(stableHeaders(first.headers))
       expect(again.text).toBe(first.text)
     }
@@ -161,11 +161,11 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
   it('hands a refused caller to Yoga, counted once, with the answer it always got', async () => {
     const query = body('{ symbols(limit: 3) { total } }')
     await send(query)
-    expect((await send(query)).replayed).toBe(true)
+    expect((await send(query)).recorded).toBe(true)
     const noScope = await createTestClient(server, { scopes: ['orders:read'] })
     for (const token of [null, 'not-a-token', `${bank.token.slice(0, -4)}AAAA`, noScope.token]) {
       const refused = await send(query, {}, token)
-      expect(refused.replayed).toBe(false)
+      expect(refused.recorded).toBe(false)
       expect(refused.status).toBe(token === noScope.token ? 403 : 401)
       expect(JSON.parse(refused.text).errors[0].extensions.code).toBe(token === noScope.token ? 'FORBIDDEN' : 'UNAUTHENTICATED')
     }
@@ -180,17 +180,17 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     const query = body('{ symbols(limit: 100) { items { symbol isActive } } }')
     const active = async () => {
       const sent = await send(query)
-      return { replayed: sent.replayed, active: JSON.parse(sent.text).data.symbols.items.find((i: any) => i.symbol === 'BTC-USDT').isActive }
+      return { recorded: sent.recorded, active: JSON.parse(sent.text).data.symbols.items.find((i: any) => i.symbol === 'BTC-USDT').isActive }
     }
     await active()
-    expect(await active()).toEqual({ replayed: true, active: true })
+    expect(await active()).toEqual({ recorded: true, active: true })
     await setSymbolActive(server.services.db, 'BTC-USDT', false)
     try {
-      let seen = { replayed: true, active: true }
+      let seen = { recorded: true, active: true }
       await expect.poll(async () => (seen = await active()).active, { timeout: 10_000 }).toBe(false)
       // The first answer after the change is Yoga's, freshly executed; then it is repeated.
-      expect(seen).toEqual({ replayed: false, active: false })
-      expect(await active()).toEqual({ replayed: true, active: false })
+      expect(seen).toEqual({ recorded: false, active: false })
+      expect(await active()).toEqual({ recorded: true, active: false })
     } finally {
       await setSymbolActive(server.services.db, 'BTC-USDT', true)
     }
@@ -200,10 +200,10 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     const query = '{ symbols(limit: 4) { total } }'
     const exact = body(query)
     await send(exact)
-    expect((await send(exact)).replayed).toBe(true)
-    expect((await send(body(` ${query}`))).replayed).toBe(false)
+    expect((await send(exact)).recorded).toBe(true)
+    expect((await send(body(` ${query}`))).recorded).toBe(false)
     const padded = body(`${query}${' '.repeat(9000)}`)
-    for (let i = 0; i < 3; i++) expect((await send(padded)).replayed).toBe(false)
+    for (let i = 0; i < 3; i++) expect((await send(padded)).recorded).toBe(false)
     expect((await send(padded)).status).toBe(200)
     const withSearch = await fetch(`${server.url}/graphql?x=1`, {
       method: 'POST',
@@ -211,7 +211,7 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
       body: exact,
     })
     expect(withSearch.status).toBe(200)
-    const before = await replays()
+    const before = await recordedAnswers()
     const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(
         `${server.url}/graphql`,
@@ -226,7 +226,7 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
       req.end(exact.slice(10))
     })
     expect(chunked.status).toBe(200)
-    expect(await replays()).toBe(before)
+    expect(await recordedAnswers()).toBe(before)
     expect(JSON.parse(chunked.text).data.symbols.total).toBeGreaterThan(0)
   })
 

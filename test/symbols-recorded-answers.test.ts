@@ -125,12 +125,12 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     const query = 'query Page($limit: Int, $offset: Int) { symbols(limit: $limit, offset: $offset) { total offset limit items { symbol tickSize } } }'
     // `extensions` is a parameter the fast path leaves to Yoga: the same request, answered by Yoga.
     const byYoga = (variables: object) => send(JSON.stringify({ query, variables, extensions: {} }))
-    expect((await send(body(query, { limit: 1, offset: 0 }))).replayed).toBe(false)
+    expect((await send(body(query, { limit: 1, offset: 0 }))).recorded).toBe(false)
     for (const [i, variables] of [{ limit: 2, offset: 1 }, { limit: 3 }, { limit: 1, offset: 2 }].entries()) {
       const id = `vars-${i}-${randomUUID()}`
       const fast = await send(body(query, variables), { 'x-request-id': id })
       const reference = await byYoga(variables)
-      expect([fast.replayed, reference.replayed]).toEqual([true, false])
+      expect([fast.recorded, reference.recorded]).toEqual([true, false])
       expect(fast.status).toBe(200)
       expect(fast.text).toBe(reference.text)
       expect(stableHeaders(fast.headers)).toEqual(stableHeaders(reference.headers))
@@ -148,7 +148,7 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     for (const [variables, counted] of cases) {
       const refused = await send(body(query, variables))
       const reference = await byYoga(variables)
-      expect(refused.replayed).toBe(false)
+      expect(refused.recorded).toBe(false)
       expect(refused.status).toBe(reference.status)
       expect(refused.text).toBe(reference.text)
       expect(JSON.parse(refused.text).errors.length).toBeGreaterThan(0)

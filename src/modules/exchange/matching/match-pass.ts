@@ -239,7 +239,7 @@ export class MatchPass {
     const available = this.accounts.available(request.tenantId, hold.currency)
     const held = hold.amount === 'available' ? available : hold.amount
     if (held.coefficient <= 0n || compareDecimals(available, held) < 0) {
-      const precision = hold.currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
+      const precision = this.#precisionOf(hold.currency)
       const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
       return { kind: 'refused', issues: [insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', request.quantity.text)] }
     }
@@ -321,7 +321,7 @@ export class MatchPass {
     const more = subtract(hold.amount, own.hold)
     const available = this.accounts.available(row.tenant_id, hold.currency)
     if (more.coefficient > 0n && compareDecimals(available, more) < 0) {
-      const precision = hold.currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
+      const precision = this.#precisionOf(hold.currency)
       const [field, input] = request.quantity ? (['quantity', request.quantity.text] as const) : (['price', request.price!.text] as const)
       return { kind: 'refused', issues: [insufficientBalanceIssue(hold.currency, available, more, precision, field, input)] }
     }
@@ -449,6 +449,11 @@ export class MatchPass {
       if (result.cancelReason === 'self_trade') return this.#cancelRest(own, 'self_trade')
       if (this.#fills.length >= this.limits.fillsPerStep) await this.#nextStep()
     }
+  }
+
+  /** The places of one of the symbol's two currencies. */
+  #precisionOf(currency: string): number {
+    return currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
   }
 
   /** The most of `left`, in whole quantity units, a buy can pay for at `price` from what it holds. */

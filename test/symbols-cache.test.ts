@@ -81,6 +81,15 @@ describe('symbol list cache', () => {
       expect(queries() - before).toBe(0)
     }))
 
+  it('keeps the whole list while more distinct pages than the cache holds are asked', () =>
+    withoutBackgroundPolls(server.services, async () => {
+      await list('?order_by=symbol&limit=1')
+      const before = queries()
+      // 300 pages, more than the 256 page entries kept: the list they are cut from stays.
+      for (let n = 0; n < 300; n++) expect((await list(`?order_by=symbol&offset=${n % 3}&limit=${1 + Math.floor(n / 3)}`)).status).toBe(200)
+      expect(queries() - before).toBe(0)
+    }))
+
   it('still authenticates, checks scopes and counts every cached request', async () => {
     await list()
     expect((await server.request('GET', SYMBOLS)).status).toBe(401)

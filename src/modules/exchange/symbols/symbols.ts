@@ -46,12 +46,12 @@ export async function listSymbols(ctx: RequestContext, input: unknown): Promise<
 /** Every symbol the query's filter matches, in its order, when there are at most WHOLE_LIST_LIMIT. */
 async function wholeList(db: Db, cache: SymbolsCache, query: SymbolListQuery, generation: number): Promise<CachedSymbolPage | undefined> {
   const all = { ...query, offset: 0, limit: WHOLE_LIST_LIMIT + 1 }
-  const key = `whole ${JSON.stringify(all)}`
-  let entry = cache.get(key)
+  const key = JSON.stringify(all)
+  let entry = cache.wholeList(key)
   if (!entry) {
     const rows = await listSymbolRows(db, all)
     entry = { page: { ...rows, offset: 0, limit: all.limit }, currencies: await currenciesOf(db, rows.rows) }
-    cache.set(key, entry, generation)
+    cache.setWholeList(key, entry, generation)
   }
   return entry.page.rows.length <= WHOLE_LIST_LIMIT ? entry : undefined
 }

@@ -8,6 +8,9 @@ import { catalogFingerprint, findLiveSymbols, type SymbolRow } from '../symbols.
 export const CATALOG_POLL_INTERVAL_MS = 1000
 // Distinct list queries kept; the symbol list has few useful variants.
 const MAX_ENTRIES = 256
+// Whole lists (one per filter) kept apart from the pages sliced from them: 256 distinct pages must
+// not push out the list they are all cut from, or paging with variables reads it again and again.
+const MAX_WHOLE_LISTS = 32
 
 /** One symbol list answer: the page, its currencies, and once rendered, the REST response bytes. */
 export interface CachedSymbolPage {
@@ -26,6 +29,7 @@ export interface CachedSymbolPage {
  */
 export class SymbolsCache {
   #entries = new Map<string, CachedSymbolPage>()
+  #wholeLists = new Map<string, CachedSymbolPage>()
   #markets: Promise<ReadonlyMap<string, SymbolRow>> | undefined
   #fingerprint: string | undefined
   #generation = 0
@@ -43,9 +47,16 @@ export class SymbolsCache {
 
   /** Keeps `entry` unless the catalog changed since `generation` was read. */
   set(key: string, entry: CachedSymbolPage, generation: number): void {
-    if (generation !== this.#generation) return
-    if (!this.#entries.has(key) && this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!)
-    this.#entries.set(key, entry)
+    keep(this.#entries, MAX_ENTRIES, key, entry, generation === this.#generation)
+  }
+
+  /** Every symbol a filter matches (its key), read once per catalog generation. */
+  wholeList(key: string): CachedSymbolPage | undefined {
+    return this.#wholeLists.get(key)
+  }
+
+  setWholeList(key: string, entry: CachedSymbolPage, generation: number): void {
+    keep(this.#wholeLists, MAX_WHOLE_LISTS, key, entry, generation === this.#generation)
   }
 
   /** Every symbol that is not deleted, by name; read once per catalog generation. */
@@ -63,6 +74,7 @@ export class SymbolsCache {
   #drop(): void {
     this.#generation++
     this.#entries.clear()
+    this.#wholeLists.clear()
     this.#markets = undefined
   }
 
@@ -92,4 +104,11 @@ export class SymbolsCache {
       this.#drop()
     }
   }
+}
+
+/** Sets `key` in `entries`, the oldest going first beyond `max`; nothing when `current` is false. */
+function keep(entries: Map<string, CachedSymbolPage>, max: number, key: string, entry: CachedSymbolPage, current: boolean): void {
+  if (!current) return
+  if (!entries.has(key) && entries.size >= max) entries.delete(entries.keys().next().value!)
+  entries.set(key, entry)
 }

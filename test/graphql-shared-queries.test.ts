@@ -2,7 +2,7 @@ import { buildSchema, type DocumentNode, execute, type ExecutionArgs, parse } fr
 import { envelop, type Plugin } from 'graphql-yoga'
 import { describe, expect, it } from 'vitest'
 
-import { sharedQueriesPlugin } from '../src/graphql/shared-queries.ts'
+import { SharedQueries } from '../src/graphql/shared-queries.ts'
 
 /** A schema whose resolvers count their runs; `orders` fails when asked to. */
 function setup() {
@@ -32,7 +32,7 @@ function setup() {
   // graphql-js's execute, as the engine; the plugin under test after it.
   const engine: Plugin = { onExecute: ({ setExecuteFn }) => setExecuteFn(execute) }
   const documents = new Map<string, DocumentNode>()
-  const getEnveloped = envelop({ plugins: [engine, sharedQueriesPlugin(['orders'])] })
+  const getEnveloped = envelop({ plugins: [engine, new SharedQueries(['orders']).plugin()] })
   /** Executes `query` as the holder of token `jti` (null: a request without credentials). */
   const run = (query: string, jti: string | null = 'token-a', variableValues?: Record<string, unknown>) => {
     const { execute: exec } = getEnveloped()
@@ -56,7 +56,7 @@ function setup() {
 
 const ORDERS = '{ orders(limit: 3) { items limit } }'
 
-describe('sharedQueriesPlugin', () => {
+describe('SharedQueries.plugin', () => {
   it('executes identical concurrent queries of one token once, each request authenticated', async () => {
     const { runs, run } = setup()
     const results = await Promise.all(Array.from({ length: 10 }, () => run(ORDERS)))

@@ -134,6 +134,20 @@ describe('trusted documents', () => {
     }
   })
 
+  it("refuses a non-admin's text of any known query, not only the catalog's, after an admin ran it", async () => {
+    const ORDER_ID = idOf('query DashboardOrder(')
+    const ORDER_TEXT = manifest[ORDER_ID]!
+    const uid = '00000000-0000-4000-8000-000000000000'
+    for (let i = 0; i < 3; i++) {
+      expect((await post(trustedOnly, { documentId: ORDER_ID, variables: { uid } }, bank.token)).status).toBe(200)
+      expect((await post(trustedOnly, { query: ORDER_TEXT, variables: { uid } }, admin.token)).status).toBe(200)
+    }
+    for (let i = 0; i < 2; i++) {
+      const refused = await post(trustedOnly, { query: ORDER_TEXT, variables: { uid } }, bank.token)
+      expect([refused.status, refused.body.errors![0]!.extensions.code]).toEqual([400, 'PERSISTED_QUERY_ONLY'])
+    }
+  })
+
   it('repeats a documentId answer as often as asked, from the fast path too', async () => {
     for (let i = 0; i < 3; i++) {
       const answer = await post(trustedOnly, { documentId: SYMBOLS_ID, variables }, bank.token)

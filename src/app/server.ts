@@ -2,15 +2,16 @@ import { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 
 import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
-import type { GraphQLSchema } from 'graphql'
+import type { ExecutionArgs, ExecutionResult, GraphQLSchema } from 'graphql'
 import { createYoga, type YogaServerInstance } from 'graphql-yoga'
 
 import { type RequestContext, type RequestState, type Services } from '../core/context.ts'
 import { AppError, restErrorBody } from '../core/errors.ts'
+import { CompiledQueries } from '../graphql/compiled-queries.ts'
 import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { graphqlLimitsPlugin } from '../graphql/limits.ts'
 import { TrustedDocumentPolicy, trustedDocumentsPlugin } from '../graphql/persisted-documents.ts'
-import { sharedQueriesPlugin } from '../graphql/shared-queries.ts'
+import { SharedQueries } from '../graphql/shared-queries.ts'
 import { watchResponse } from '../http/event-stream.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
@@ -67,7 +68,12 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
   const graphqlSchema = options.schema ?? schema
-  const recordedAnswers = new RecordedAnswers(services, graphqlSchema)
+  const sharedQueries = new SharedQueries(SHARED_QUERY_FIELDS)
+  const compiledQueries = new CompiledQueries()
+  // Known documents answered before Yoga: shared as inside Yoga (sharedQueries), else compiled.
+  const executeKnown = async (args: ExecutionArgs): Promise<ExecutionResult> =>
+    (await sharedQueries.run(args, (a) => compiledQueries.execute(a))) ?? compiledQueries.execute(args)
+  const recordedAnswers = new RecordedAnswers(services, graphqlSchema, executeKnown)
   const trusted = new TrustedDocumentPolicy({ documents: config.graphqlPersistedDocuments, trustedOnly: config.graphqlTrustedDocumentsOnly })
   // One context per request, whichever asks first: the trusted-documents check (before parsing) or Yoga.
   const contexts = new WeakMap<Request, RequestContext>()
@@ -98,7 +104,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       graphqlCallLimitsPlugin(services, states, GRAPHQL_PATH),
       graphqlLoginLimitPlugin(services),
       graphqlLimitsPlugin(config),
-      // An admin's document text is not recorded: RecordedAnswers would replay it to non-admins.
+      // An admin's document text is neither recorded nor made known: RecordedAnswers would answer it to non-admins.
       trustedDocumentsPlugin(
         trusted,
         (request, sc) => contextOf({ ...sc, request }).auth.principal(),
@@ -108,7 +114,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       recordedAnswers.plugin(),
       // Last: a cache hit or a shared result ends the onExecute chain.
       symbolsResultCachePlugin(recordedAnswers),
-      sharedQueriesPlugin(SHARED_QUERY_FIELDS),
+      sharedQueries.plugin(),
     ],
   })
   const openState = (req: IncomingMessage) =>

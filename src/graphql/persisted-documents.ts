@@ -57,7 +57,7 @@ export class TrustedDocumentPolicy {
  * and limits included, sees an ordinary request), and document text is refused unless the policy
  * admits it. `principal` authenticates the request with the context its operation will run with,
  * so the token is verified and counted once; `admittedText` is told of text admitted while only
- * trusted documents are served (an admin's), whose answer must not be replayed to anyone else.
+ * trusted documents are served (an admin's), whose answer must not be repeated to anyone else.
  */
 export function trustedDocumentsPlugin(
   policy: TrustedDocumentPolicy,

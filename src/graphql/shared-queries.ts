@@ -1,4 +1,4 @@
-import { type DocumentNode, type ExecutionResult, getVariableValues, Kind, type OperationDefinitionNode } from 'graphql'
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getVariableValues, Kind, type OperationDefinitionNode } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
@@ -8,7 +8,9 @@ import { ReadCoalescer } from '../core/read-coalescer.ts'
 const MAX_KEY_LENGTH = 2048
 
 /** A result several requests answer with: its JSON made once, by whichever request's answer is written first. */
-type SharedResult = ExecutionResult & { stringify: () => string }
+export type SharedResult = ExecutionResult & { stringify: () => string }
+
+type PromiseOrValue<T> = Promise<T> | T
 
 /**
  * Identical queries of one caller share one execution and one JSON rendering, as identical REST
@@ -24,39 +26,56 @@ type SharedResult = ExecutionResult & { stringify: () => string }
  * request exactly once, as its own resolvers would have. Variables that do not coerce run no
  * resolver and are not counted, so such requests are left alone. A result with errors is not
  * shared: every request that waited for it executes on its own, and gets the errors it always got.
- * Register after every plugin whose `onExecute` must see each request: a shared result ends the chain.
  */
-export function sharedQueriesPlugin(rootFields: readonly string[]): Plugin {
-  const shareable = new Set(rootFields)
-  const documents = new WeakMap<DocumentNode, { id: number; operation: OperationDefinitionNode } | null>()
-  let nextDocumentId = 0
-  const runs = new ReadCoalescer<ExecutionResult | undefined>()
-  const sharedQuery = (document: DocumentNode) => {
-    let entry = documents.get(document)
+export class SharedQueries {
+  readonly #shareable: ReadonlySet<string>
+  readonly #documents = new WeakMap<DocumentNode, { id: number; operation: OperationDefinitionNode } | null>()
+  #nextDocumentId = 0
+  readonly #runs = new ReadCoalescer<ExecutionResult | undefined>()
+
+  constructor(rootFields: readonly string[]) {
+    this.#shareable = new Set(rootFields)
+  }
+
+  /**
+   * The result of `args` as `executeFn` makes it, shared with identical requests waiting for the
+   * same execution; undefined when the request is not shared (not shareable, variables that do
+   * not coerce, a refused caller, a result with errors), and the caller executes it alone.
+   */
+  async run(args: ExecutionArgs, executeFn: (args: ExecutionArgs) => PromiseOrValue<ExecutionResult>): Promise<SharedResult | undefined> {
+    const query = this.#query(args.document)
+    const ctx = args.contextValue as RequestContext
+    if (!query || !ctx.auth.hasCredentials) return undefined
+    if ('errors' in getVariableValues(args.schema, query.operation.variableDefinitions ?? [], args.variableValues ?? {})) return undefined
+    let jti: string
+    try {
+      jti = (await ctx.auth.principal()).jti
+    } catch {
+      // Refused callers get their error from the resolvers, as always (the refusal is remembered, counted once).
+      return undefined
+    }
+    const key = `${jti}\n${query.id}\n${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`
+    if (key.length > MAX_KEY_LENGTH) return undefined
+    return (await this.#runs.read(key, async () => shared(await executeFn(args)))) as SharedResult | undefined
+  }
+
+  /** The same sharing inside Yoga. Register after every plugin whose `onExecute` must see each request: a shared result ends the chain. */
+  plugin(): Plugin {
+    return {
+      onExecute: async ({ args, executeFn, setResultAndStopExecution }) => {
+        const result = await this.run(args as ExecutionArgs, executeFn as (args: ExecutionArgs) => PromiseOrValue<ExecutionResult>)
+        if (result) setResultAndStopExecution(result)
+      },
+    }
+  }
+
+  #query(document: DocumentNode) {
+    let entry = this.#documents.get(document)
     if (entry === undefined) {
-      const operation = sharedOperation(document, shareable)
-      documents.set(document, (entry = operation ? { id: nextDocumentId++, operation } : null))
+      const operation = sharedOperation(document, this.#shareable)
+      this.#documents.set(document, (entry = operation ? { id: this.#nextDocumentId++, operation } : null))
     }
     return entry
-  }
-  return {
-    async onExecute({ args, executeFn, setResultAndStopExecution }) {
-      const query = sharedQuery(args.document)
-      const ctx = args.contextValue as unknown as RequestContext
-      if (!query || !ctx.auth.hasCredentials) return
-      if ('errors' in getVariableValues(args.schema, query.operation.variableDefinitions ?? [], args.variableValues ?? {})) return
-      let jti: string
-      try {
-        jti = (await ctx.auth.principal()).jti
-      } catch {
-        // Refused callers get their error from the resolvers, as always (the refusal is remembered, counted once).
-        return
-      }
-      const key = `${jti}\n${query.id}\n${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? {})}`
-      if (key.length > MAX_KEY_LENGTH) return
-      const result = await runs.read(key, async () => shared(await executeFn(args)))
-      if (result) setResultAndStopExecution(result)
-    },
   }
 }
 

@@ -66,6 +66,11 @@ export class Metrics {
     help: 'GraphQL requests answered before Yoga with a recorded catalog answer.',
     registers: [this.registry],
   })
+  readonly graphqlKnownDocuments = new Counter({
+    name: 'graphql_known_documents_total',
+    help: 'GraphQL queries of a known document answered before Yoga, executed compiled.',
+    registers: [this.registry],
+  })
   readonly eventStreamsEnded = startedAtZero(
     new Counter({
       name: 'event_streams_ended_total',
@@ -130,6 +135,10 @@ export class Metrics {
   /** A GraphQL request answered before Yoga with a recorded catalog answer (RecordedAnswers). */
   graphqlAnsweredFromRecording(): void {
     this.graphqlRecordedAnswers.inc()
+  }
+
+  graphqlAnsweredKnownDocument(): void {
+    this.graphqlKnownDocuments.inc()
   }
 
   rateLimitRejected(limit: RateLimitName): void {

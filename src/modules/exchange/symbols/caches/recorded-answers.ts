@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import { type DocumentNode, execute, getOperationAST, getVariableValues, type GraphQLSchema } from 'graphql'
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, getVariableValues, type GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
 import { firstOutOfBounds } from '../../../../http/json-body.ts'
 import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
-import { type CatalogAnswers, CatalogResults, mayReadCatalog } from './symbols-result-cache.ts'
+import { type CatalogAnswers, CatalogResults, isPlainSuccess, mayReadCatalog } from './symbols-result-cache.ts'
 
 // Larger bodies go to Yoga unread: a dashboard's catalog query is a few hundred bytes.
 const MAX_BODY_BYTES = 8 * 1024
@@ -72,17 +72,31 @@ export interface RecordedAnswerHooks {
  * limit, and the answer gets its own request id, RateLimit-* headers, log line and metrics. A
  * request that is not a repeat, or whose caller fails any check, is handed to Yoga with the same
  * state and context, so it is answered, counted and logged exactly once, as it always was.
+ *
+ * Besides whole answers it keeps *shapes*: for any query Yoga answered without errors, its headers
+ * (less `Content-Length`) and validated document, by `Accept`, `Content-Type`, `Origin`, operation
+ * name and query text. A request with a known shape and new variables is executed here, by the
+ * catalog result cache for a catalog-only document, else by `executeQuery` for a caller with a
+ * token; only a result without errors is answered here (docs/performance.md, "What was done").
+ * It lives beside the catalog caches because the catalog's answers are the only ones it records whole.
  */
 export class RecordedAnswers implements CatalogAnswers {
   readonly results: CatalogResults
   readonly #recordings: ResultStore<Recording>
   readonly #shapes: ResultStore<Shape>
-  // The JSON the result cache answered a request with, the catalog generation it holds for, and its document.
-  readonly #answers = new WeakMap<RequestState, { json: string; generation: number; document: DocumentNode }>()
+  // A query Yoga answered without errors: its document, the catalog generation, and for a
+  // catalog-only result the JSON the result cache answered with (the only answers recorded whole).
+  readonly #answers = new WeakMap<RequestState, { json?: string; generation: number; document: DocumentNode }>()
 
+  /**
+   * `executeQuery` executes any other known query document for one caller (compiled, and shared
+   * with identical concurrent requests where that applies); only its results without errors are
+   * answered here.
+   */
   constructor(
     private readonly services: Pick<Services, 'symbolsCache' | 'metrics'>,
     private readonly schema: GraphQLSchema,
+    private readonly executeQuery: (args: ExecutionArgs) => Promise<ExecutionResult>,
   ) {
     this.results = new CatalogResults(services.symbolsCache)
     this.#recordings = new ResultStore(services.symbolsCache)
@@ -123,10 +137,17 @@ export class RecordedAnswers implements CatalogAnswers {
     // Variables that do not coerce run no resolver, so Yoga neither authenticates nor counts the caller: its answer.
     if (shape && params && this.#coerces(shape, params)) {
       requestContext = hooks.context(req, requestState)
-      if (await mayReadCatalog(requestContext)) {
-        const generation = this.results.generation
-        const json = await this.#execute(shape, params, requestContext)
-        if (json !== undefined) return this.#answerFromShape(res, requestState, shape, json, recordingKey, generation, hooks)
+      const generation = this.results.generation
+      const catalogKey = this.results.key(this.schema, shape.document, params.operationName, params.variables)
+      if (catalogKey !== undefined) {
+        if (await mayReadCatalog(requestContext)) {
+          const json = await this.#executeCatalog(catalogKey, shape, params, requestContext)
+          if (json !== undefined) return this.#answerFromShape(res, requestState, shape, json, hooks, { key: recordingKey, generation })
+        }
+      } else if (requestContext.auth.hasCredentials) {
+        // Anonymous callers go to Yoga, which counts them against their address as they arrive.
+        const json = await this.#executeKnown(shape, params, requestContext)
+        if (json !== undefined) return this.#answerFromShape(res, requestState, shape, json, hooks)
       }
     }
     hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey, ...(shapeKey === undefined ? {} : { shapeKey }) })
@@ -143,39 +164,56 @@ export class RecordedAnswers implements CatalogAnswers {
    * would execute it (same schema, document and context). Undefined for a result with errors,
    * which Yoga then answers (and renders) itself.
    */
-  async #execute(shape: Shape, params: Params, ctx: RequestContext): Promise<string | undefined> {
-    const key = this.results.key(this.schema, shape.document, params.operationName, params.variables)
-    const cached = key === undefined ? undefined : this.results.get(key)
+  async #executeCatalog(key: string, shape: Shape, params: Params, ctx: RequestContext): Promise<string | undefined> {
+    const cached = this.results.get(key)
     if (cached) return cached.stringify()
     const generation = this.results.generation
-    const result = await execute({
-      schema: this.schema,
-      document: shape.document,
-      contextValue: ctx,
-      variableValues: params.variables,
-      operationName: params.operationName,
-    })
-    if (key !== undefined) return this.results.keep(key, result, generation)
-    return undefined
+    return this.results.keep(key, await this.executeQuery(this.#executionArgs(shape, params, ctx)), generation)
+  }
+
+  /** The JSON of any other known query's result for this caller; undefined for a result with errors (Yoga executes it again). */
+  async #executeKnown(shape: Shape, params: Params, ctx: RequestContext): Promise<string | undefined> {
+    const result = await this.executeQuery(this.#executionArgs(shape, params, ctx))
+    if (!isPlainSuccess(result)) return undefined
+    // What Yoga's result processor writes for a result without errors or extensions.
+    return result.stringify ? result.stringify(result) : JSON.stringify({ data: result.data })
+  }
+
+  #executionArgs(shape: Shape, params: Params, ctx: RequestContext): ExecutionArgs {
+    return { schema: this.schema, document: shape.document, contextValue: ctx, variableValues: params.variables, operationName: params.operationName }
   }
 
   /** Records Yoga's answer to a handed-on request that the result cache answered. */
   plugin(): Plugin {
     return {
+      // Any query answered without errors may become a known document (its shape); the result
+      // cache's note, made after this one, adds the JSON of a catalog-only answer.
+      onExecute: ({ args }) => {
+        if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return
+        const state = (args.contextValue as unknown as RequestContext).state
+        const generation = this.results.generation
+        return {
+          onExecuteDone: ({ result }) => {
+            if (isPlainSuccess(result) && !this.#answers.has(state)) this.#answers.set(state, { generation, document: args.document })
+          },
+        }
+      },
       onResponse: ({ response, serverContext }) => {
         const handoff = serverContext as Partial<RecordingHandoff>
         if (!handoff.recordingKey || !handoff.requestState || response.status !== 200) return
         const answer = this.#answers.get(handoff.requestState)
         if (!answer) return
         if (!JSON_BODY.test(response.headers.get('content-type') ?? '')) return
-        const body = Buffer.from(answer.json)
-        if (response.headers.get('content-length') !== String(body.length)) return
         const headers: Record<string, string> = {}
         response.headers.forEach((value, name) => {
           if (!PER_REQUEST_HEADERS.has(name)) headers[name] = value
         })
-        const recording = { headers, body, operationName: handoff.requestState.operationName }
-        this.#recordings.set(handoff.recordingKey, recording, body.length + handoff.recordingKey.length, answer.generation)
+        if (answer.json !== undefined) {
+          const body = Buffer.from(answer.json)
+          if (response.headers.get('content-length') !== String(body.length)) return
+          const recording = { headers, body, operationName: handoff.requestState.operationName }
+          this.#recordings.set(handoff.recordingKey, recording, body.length + handoff.recordingKey.length, answer.generation)
+        }
         if (handoff.shapeKey === undefined) return
         const { 'content-length': _length, ...shapeHeaders } = headers
         const shape = { headers: shapeHeaders, document: answer.document, operationName: handoff.requestState.operationName }
@@ -194,23 +232,26 @@ export class RecordedAnswers implements CatalogAnswers {
     res.writeHead(200, headers)
     res.end(recording.body)
   }
-  /** Answers with a shape's headers and this request's result, and records the whole answer for the same bytes. */
+  /**
+   * Answers with a shape's headers and this request's result. A catalog-only answer (`record`) is
+   * recorded whole for the same bytes; no other is: it depends on its caller.
+   */
   #answerFromShape(
     res: ServerResponse,
     state: RequestState,
     shape: Shape,
     json: string,
-    recordingKey: string,
-    generation: number,
     hooks: RecordedAnswerHooks,
+    record?: { key: string; generation: number },
   ): void {
     const body = Buffer.from(json)
     const recording = { headers: { ...shape.headers, 'content-length': String(body.length) }, body, operationName: shape.operationName }
-    this.#recordings.set(recordingKey, recording, body.length + recordingKey.length, generation)
+    if (record) this.#recordings.set(record.key, recording, body.length + record.key.length, record.generation)
     state.operationName = shape.operationName
     const headers = { ...recording.headers }
     hooks.finish(state, 200, headers)
-    this.services.metrics.graphqlAnsweredFromRecording()
+    if (record) this.services.metrics.graphqlAnsweredFromRecording()
+    else this.services.metrics.graphqlAnsweredKnownDocument()
     if (res.destroyed || res.writableEnded) return
     res.writeHead(200, headers)
     res.end(body)

@@ -107,7 +107,8 @@ export async function mayReadCatalog(ctx: RequestContext): Promise<boolean> {
 
 type Serialisable = ExecutionResult & { stringify?: (result: ExecutionResult) => string }
 
-function isPlainSuccess(result: unknown): result is Serialisable & { data: CachedResult['data'] } {
+/** A result with data and no errors or extensions: what may be kept, shared or answered before Yoga. */
+export function isPlainSuccess(result: unknown): result is Serialisable & { data: CachedResult['data'] } {
   if (typeof result !== 'object' || result === null || Symbol.asyncIterator in result) return false
   const { data, errors, extensions } = result as ExecutionResult
   return !errors && !extensions && typeof data === 'object' && data !== null

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
+import { counterValue } from '../src/observability/metrics.ts'
+import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { placeOrder, usdBuy } from './helpers/orders.ts'
+import { startTestServer, type TestServer } from './helpers/server.ts'
+
+let server: TestServer
+let bank: TestClient
+let other: TestClient
+let bankOrders: string[]
+let otherOrder: string
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT_API_PER_MIN: '1000' })
+  await seedDemoMarket(server.services.db)
+  bank = await createTestClient(server)
+  other = await createTestClient(server)
+  bankOrders = []
+  for (const price of ['1050000', '1049000', '1048000', '1047000']) {
+    const res = await placeOrder(server, bank.token, { ...usdBuy, price, client_order_id: `known-${price}` })
+    expect(res.status).toBe(201)
+    bankOrders.push(res.body.uid)
+  }
+  const res = await placeOrder(server, other.token, { ...usdBuy, quantity: '2000' })
+  expect(res.status).toBe(201)
+  otherOrder = res.body.uid
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+const knownAnswers = () => counterValue(server.services.metrics.graphqlKnownDocuments)
+
+interface Sent {
+  status: number
+  text: string
+  remaining: string | null
+  /** Whether the answer was given before Yoga, as a known document's. */
+  known: boolean
+}
+
+async function send(body: string, token: string | null): Promise<Sent> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (token) headers.authorization = `Bearer ${token}`
+  const before = await knownAnswers()
+  const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers, body })
+  const text = await res.text()
+  return { status: res.status, text, remaining: res.headers.get('ratelimit-remaining'), known: (await knownAnswers()) - before === 1 }
+}
+
+// Every kind of output the orders list has: enums, Decimal and DateTime scalars, JSON, nulls, a nested symbol.
+const ORDERS = `query Mine($limit: Int, $offset: Int, $status: [OrderStatus!]) {
+  orders(limit: $limit, offset: $offset, filter: { status: $status }, orderBy: { field: created_at, direction: asc }) {
+    total offset limit
+    items {
+      uid createdAt updatedAt isDeleted metaData userId tenantId clientOrderId symbol side type quantity price
+      status filledQuantity averagePrice cancelReason timeInForce postOnly
+      market { symbol tickSize pricePrecision priceBand { min max } properties { symbol precision isCrypto name { fa en } } }
+    }
+  }
+}`
+let unique = 0
+/** The same operation as a document Yoga has never seen (a new comment each time): Yoga's own answer. */
+const yogaBody = (query: string, variables: object) => JSON.stringify({ query: `${query}\n# reference ${unique++}`, variables })
+const knownBody = (query: string, variables: object) => JSON.stringify({ query, variables })
+
+describe('known GraphQL documents answered before Yoga', () => {
+  it('answers a query it has answered before, with any variables, exactly as Yoga does', async () => {
+    const variables = [
+      { limit: 2, offset: 0 },
+      { limit: 2, offset: 2 },
+      { limit: 100, offset: 0 },
+      { limit: 3, offset: 1, status: ['open'] },
+      { limit: 1, offset: 3 },
+      { limit: 5, offset: 0, status: ['filled', 'cancelled'] },
+    ]
+    const known: boolean[] = []
+    for (const v of variables) {
+      const reference = await send(yogaBody(ORDERS, v), bank.token)
+      const sent = await send(knownBody(ORDERS, v), bank.token)
+      expect(reference.status).toBe(200)
+      expect(JSON.parse(reference.text).errors).toBeUndefined()
+      expect(reference.known).toBe(false)
+      expect(sent.status).toBe(200)
+      expect(sent.text).toBe(reference.text)
+      known.push(sent.known)
+    }
+    // The first is Yoga's (and makes the document known); the next runs uncompiled, the rest compiled.
+    expect(known).toEqual([false, true, true, true, true, true])
+    expect(JSON.parse((await send(knownBody(ORDERS, { limit: 100 }), bank.token)).text).data.orders.total).toBe(bankOrders.length)
+  })
+
+  it("never answers one tenant's request with another's data, even for the same bytes", async () => {
+    const body = knownBody(ORDERS, { limit: 100, offset: 0 })
+    const first = await send(body, bank.token)
+    const otherTenant = await send(body, other.token)
+    const reference = await send(yogaBody(ORDERS, { limit: 100, offset: 0 }), other.token)
+    expect(first.known).toBe(true)
+    expect(otherTenant.known).toBe(true)
+    expect(otherTenant.text).toBe(reference.text)
+    const items = JSON.parse(otherTenant.text).data.orders.items as { uid: string }[]
+    expect(items.map((o) => o.uid)).toEqual([otherOrder])
+  })
+
+  it('hands a result with errors to Yoga, which answers it as it always did', async () => {
+    const ONE = 'query One($uid: ID!) { order(uid: $uid) { uid status quantity } }'
+    for (const uid of bankOrders) expect((await send(knownBody(ONE, { uid }), bank.token)).status).toBe(200)
+    const forbidden = await send(knownBody(ONE, { uid: otherOrder }), bank.token)
+    const reference = await send(yogaBody(ONE, { uid: otherOrder }), bank.token)
+    expect(forbidden.known).toBe(false)
+    expect(forbidden.status).toBe(reference.status)
+    expect(forbidden.text).toBe(reference.text)
+    expect(JSON.parse(forbidden.text).errors[0].extensions.code).toBe('FORBIDDEN')
+  })
+
+  it('counts each request once against its API allowance, as Yoga does', async () => {
+    const body = knownBody(ORDERS, { limit: 1 })
+    const remaining: number[] = []
+    for (let i = 0; i < 4; i++) {
+      const sent = await send(body, bank.token)
+      expect(sent.known).toBe(true)
+      remaining.push(Number(sent.remaining))
+    }
+    const reference = [Number((await send(yogaBody(ORDERS, { limit: 1 }), bank.token)).remaining)]
+    for (let i = 1; i < 4; i++) expect(remaining[i]).toBe(remaining[i - 1]! - 1)
+    expect(reference[0]).toBe(remaining[3]! - 1)
+  })
+
+  it('leaves callers without a token, or without the scope, to Yoga', async () => {
+    const body = knownBody(ORDERS, { limit: 2 })
+    const anonymous = await send(body, null)
+    const anonymousReference = await send(yogaBody(ORDERS, { limit: 2 }), null)
+    expect(anonymous.known).toBe(false)
+    expect([anonymous.status, anonymous.text]).toEqual([anonymousReference.status, anonymousReference.text])
+
+    const reader = await createTestClient(server, { scopes: ['symbols:read'] })
+    const unscoped = await send(body, reader.token)
+    const unscopedReference = await send(yogaBody(ORDERS, { limit: 2 }), reader.token)
+    expect(unscoped.known).toBe(false)
+    expect([unscoped.status, unscoped.text]).toEqual([unscopedReference.status, unscopedReference.text])
+    expect(JSON.parse(unscoped.text).errors[0].extensions.code).toBe('FORBIDDEN')
+  })
+})

@@ -31,6 +31,7 @@ afterAll(async () => {
 })
 
 const knownAnswers = () => counterValue(server.services.metrics.graphqlKnownDocuments)
+const compiledRuns = () => counterValue(server.services.metrics.graphqlKnownDocumentRuns, { executor: 'compiled' })
 
 interface Sent {
   status: number
@@ -76,6 +77,7 @@ describe('known GraphQL documents answered before Yoga', () => {
       { limit: 5, offset: 0, status: ['filled', 'cancelled'] },
     ]
     const known: boolean[] = []
+    const compiledBefore = await compiledRuns()
     for (const v of variables) {
       const reference = await send(yogaBody(ORDERS, v), bank.token)
       const sent = await send(knownBody(ORDERS, v), bank.token)
@@ -86,9 +88,30 @@ describe('known GraphQL documents answered before Yoga', () => {
       expect(sent.text).toBe(reference.text)
       known.push(sent.known)
     }
-    // The first is Yoga's (and makes the document known); the next runs uncompiled, the rest compiled.
+    // The first is Yoga's (and makes the document known); the next two run uncompiled, the rest compiled.
     expect(known).toEqual([false, true, true, true, true, true])
+    expect((await compiledRuns()) - compiledBefore).toBe(3)
     expect(JSON.parse((await send(knownBody(ORDERS, { limit: 100 }), bank.token)).text).data.orders.total).toBe(bankOrders.length)
+  })
+
+  it('never compiles a document of more than 200 fields as executed, a fragment spread counting each time', async () => {
+    // 12 spreads of a 20-field fragment: 4,500 bytes of text, 12 × 21 + 12 fields as executed.
+    const fragment =
+      'fragment F on Order { uid createdAt updatedAt isDeleted metaData userId tenantId clientOrderId symbol side type quantity price status filledQuantity averagePrice cancelReason timeInForce postOnly market { symbol } }'
+    const large = `query Large { ${Array.from({ length: 12 }, (_, i) => `o${i}: orders(limit: 2) { items { ...F } }`).join(' ')} } ${fragment}`
+    const small = `query Small { ${Array.from({ length: 2 }, (_, i) => `o${i}: orders(limit: 2) { items { ...F } }`).join(' ')} } ${fragment}`
+    for (const [query, compiled] of [
+      [large, 0],
+      [small, 2],
+    ] as const) {
+      const before = await compiledRuns()
+      for (let i = 0; i < 5; i++) {
+        const sent = await send(knownBody(query, {}), bank.token)
+        expect([sent.status, JSON.parse(sent.text).errors]).toEqual([200, undefined])
+      }
+      // The first run is Yoga's, the next two uncompiled, then compiled when small enough.
+      expect((await compiledRuns()) - before).toBe(compiled)
+    }
   })
 
   it("never answers one tenant's request with another's data, even for the same bytes", async () => {

@@ -69,7 +69,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     : false
   const graphqlSchema = options.schema ?? schema
   const sharedQueries = new SharedQueries(SHARED_QUERY_FIELDS)
-  const compiledQueries = new CompiledQueries()
+  const compiledQueries = new CompiledQueries((compiled) => services.metrics.graphqlKnownDocumentRun(compiled))
   // Known documents answered before Yoga: shared as inside Yoga (sharedQueries), else compiled.
   const executeKnown = async (args: ExecutionArgs): Promise<ExecutionResult> =>
     (await sharedQueries.run(args, (a) => compiledQueries.execute(a))) ?? compiledQueries.execute(args)

@@ -71,6 +71,16 @@ export class Metrics {
     help: 'GraphQL queries of a known document answered before Yoga, executed compiled.',
     registers: [this.registry],
   })
+  readonly graphqlKnownDocumentRuns = startedAtZero(
+    new Counter({
+      name: 'graphql_known_document_executions_total',
+      help: 'Executions of known GraphQL documents before Yoga, by executor (compiled: graphql-jit).',
+      labelNames: ['executor'] as const,
+      registers: [this.registry],
+    }),
+    'executor',
+    ['compiled', 'graphql-js'],
+  )
   readonly eventStreamsEnded = startedAtZero(
     new Counter({
       name: 'event_streams_ended_total',
@@ -139,6 +149,10 @@ export class Metrics {
 
   graphqlAnsweredKnownDocument(): void {
     this.graphqlKnownDocuments.inc()
+  }
+
+  graphqlKnownDocumentRun(compiled: boolean): void {
+    this.graphqlKnownDocumentRuns.inc({ executor: compiled ? 'compiled' : 'graphql-js' })
   }
 
   rateLimitRejected(limit: RateLimitName): void {

@@ -9,6 +9,8 @@ import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
 import { type CatalogAnswers, CatalogResults, isPlainSuccess, mayReadCatalog } from './symbols-result-cache.ts'
 
+const SHAPES_GENERATION = { generation: 0 } as const
+
 // Larger bodies go to Yoga unread: a dashboard's catalog query is a few hundred bytes.
 const MAX_BODY_BYTES = 8 * 1024
 // The media types whose body Yoga writes as the result's JSON and nothing else.
@@ -100,7 +102,8 @@ export class RecordedAnswers implements CatalogAnswers {
   ) {
     this.results = new CatalogResults(services.symbolsCache)
     this.#recordings = new ResultStore(services.symbolsCache)
-    this.#shapes = new ResultStore(services.symbolsCache)
+    // A shape (headers and validated document) holds whatever the catalog does: one generation, forever.
+    this.#shapes = new ResultStore(SHAPES_GENERATION)
   }
 
   /** Called by the result cache when it answers a request with a catalog-only result. */
@@ -218,7 +221,7 @@ export class RecordedAnswers implements CatalogAnswers {
         const { 'content-length': _length, ...shapeHeaders } = headers
         const shape = { headers: shapeHeaders, document: answer.document, operationName: handoff.requestState.operationName }
         // A document's AST is kept beside its text: about as large again.
-        this.#shapes.set(handoff.shapeKey, shape, 2 * handoff.shapeKey.length, answer.generation)
+        this.#shapes.set(handoff.shapeKey, shape, 2 * handoff.shapeKey.length, SHAPES_GENERATION.generation)
       },
     }
   }

@@ -86,9 +86,12 @@ export function symbolsResultCachePlugin(answers: CatalogAnswers): Plugin {
         return
       }
       return {
-        onExecuteDone({ result }) {
+        onExecuteDone({ result, setResult }) {
           const json = results.keep(key, result, generation)
-          if (json !== undefined) answers.noteCatalogAnswer((args.contextValue as unknown as RequestContext).state, json, generation, args.document)
+          if (json === undefined) return
+          answers.noteCatalogAnswer((args.contextValue as unknown as RequestContext).state, json, generation, args.document)
+          // Yoga writes this JSON rather than making it again.
+          setResult({ ...(result as ExecutionResult), stringify: () => json } as ExecutionResult)
         },
       }
     },

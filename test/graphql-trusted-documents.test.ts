@@ -53,6 +53,28 @@ describe('trusted documents', () => {
     expect(await post(trustedOnly, { query: SYMBOLS_TEXT, variables }, admin.token)).toEqual(byId)
   })
 
+  it("serves a document named by Apollo's persistedQuery hash, and by documentId in a GET request", async () => {
+    const byId = await post(trustedOnly, { documentId: SYMBOLS_ID, variables }, bank.token)
+    const hash = SYMBOLS_ID.slice('sha256:'.length)
+    const apollo = await post(trustedOnly, { variables, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, bank.token)
+    expect(apollo).toEqual(byId)
+    const get = async (search: Record<string, string>) => {
+      const res = await fetch(`${trustedOnly.url}/graphql?${new URLSearchParams(search)}`, {
+        headers: { accept: 'application/graphql-response+json', authorization: `Bearer ${bank.token}` },
+      })
+      return { status: res.status, body: await res.json() }
+    }
+    expect(await get({ documentId: SYMBOLS_ID, variables: JSON.stringify(variables) })).toEqual(byId)
+    expect(await get({ extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }), variables: JSON.stringify(variables) })).toEqual(byId)
+    const unknown = await post(trustedOnly, { extensions: { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } } }, bank.token)
+    expect([unknown.status, unknown.body.errors![0]!.extensions.code]).toEqual([400, 'PERSISTED_QUERY_NOT_FOUND'])
+    // Apollo's retry after PERSISTED_QUERY_NOT_FOUND carries the text too: text, refused while only trusted documents run.
+    const retry = await post(trustedOnly, { query: SYMBOLS_TEXT, variables, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, bank.token)
+    expect([retry.status, retry.body.errors![0]!.extensions.code]).toEqual([400, 'PERSISTED_QUERY_ONLY'])
+    const open_ = await post(open, { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, bank.token)
+    expect(open_).toEqual({ status: 200, body: { data: { __typename: 'Query' } } })
+  })
+
   it('answers an unknown documentId 400 PERSISTED_QUERY_NOT_FOUND', async () => {
     const unknown = `sha256:${'0'.repeat(64)}`
     for (const server of [open, trustedOnly]) {

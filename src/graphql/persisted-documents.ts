@@ -6,6 +6,25 @@ import { AppError, echoed } from '../core/errors.ts'
 /** What a request's params may carry besides GraphQL's own: the id of a trusted document. */
 type ParamsWithDocumentId = GraphQLParams & { documentId?: unknown }
 
+/**
+ * The trusted document a request names: its `documentId` (in a GET request's query string too,
+ * which Yoga's GET parser does not carry over), or, without a query, Apollo's
+ * `extensions.persistedQuery.sha256Hash` (the hex alone), as Apollo Client's persisted-queries
+ * link sends it.
+ */
+function documentIdOf(params: ParamsWithDocumentId, request: Request): unknown {
+  if (params.documentId != null) return params.documentId
+  if (request.method === 'GET') {
+    const fromUrl = new URL(request.url).searchParams.get('documentId')
+    if (fromUrl !== null) return fromUrl
+  }
+  // Apollo sends the text with the hash after a PERSISTED_QUERY_NOT_FOUND: that is text, as any other.
+  const persisted = params.query == null ? (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery : undefined
+  if (persisted && typeof persisted === 'object' && persisted.sha256Hash != null)
+    return typeof persisted.sha256Hash === 'string' ? `sha256:${persisted.sha256Hash}` : persisted.sha256Hash
+  return undefined
+}
+
 export interface TrustedDocuments {
   /** `sha256:<hex>` → document text (see `GRAPHQL_PERSISTED_DOCUMENTS`); none: every `documentId` is unknown. */
   documents: ReadonlyMap<string, string> | undefined
@@ -66,7 +85,8 @@ export function trustedDocumentsPlugin(
 ): Plugin {
   return {
     async onParams({ params, request, setParams, context }) {
-      const { documentId, ...rest } = params as ParamsWithDocumentId
+      const { documentId: _sent, ...rest } = params as ParamsWithDocumentId
+      const documentId = documentIdOf(params as ParamsWithDocumentId, request)
       if (documentId != null) {
         if (rest.query != null) throw new AppError('bad_request', 'Send either query or documentId, not both')
         setParams({ ...rest, query: policy.resolve(documentId) })

@@ -143,8 +143,10 @@ interface Result {
   /** CPU time per answered request, in µs: the service's process, and the database's backends serving it (PostgreSQL). */
   serviceCpuUs?: number
   databaseCpuUs?: number
+  /** The bench's own CPU per request (autocannon, this process): the load generator shares the host's cores. */
+  loadCpuUs?: number
   /** The second yardstick (`compare`), measured right before the scenario. */
-  yardstick?: { name: string; requestsPerSec: number; p99: number; cpuUs?: number; ratio: number; goal: string; goalMet: boolean }
+  yardstick?: { name: string; requestsPerSec: number; p99: number; cpuUs?: number; loadCpuUs?: number; ratio: number; goal: string; goalMet: boolean }
 }
 
 /** CPU time (ms) spent so far by the measured processes. */
@@ -157,12 +159,15 @@ async function measure(scenario: Scenario, url: string, cpu?: CpuMeter): Promise
   const base: autocannon.Options = { url, connections: CONNECTIONS, pipelining: 1 }
   await autocannon({ ...base, ...scenario.options(url), duration: WARMUP })
   const before = cpu && { service: cpu.service(), database: await cpu.database() }
+  const load = process.cpuUsage()
   const r = await autocannon({ ...base, ...scenario.options(url), duration: DURATION })
+  const loadUs = process.cpuUsage(load)
   // CPU per request holds on a shared host where req/s does not: other load takes turns, not work.
   const perRequest = (ms: number) => Math.round((ms * 1000) / Math.max(1, r.requests.total))
   const spent = cpu && before && { service: perRequest(cpu.service() - before.service), database: perRequest((await cpu.database()) - before.database) }
   return {
     ...(spent ? { serviceCpuUs: spent.service, databaseCpuUs: spent.database } : {}),
+    loadCpuUs: Math.round((loadUs.user + loadUs.system) / Math.max(1, r.requests.total)),
     scenario: scenario.name,
     requestsPerSec: Math.round(r.requests.average),
     p50: r.latency.p50,
@@ -455,6 +460,7 @@ async function main() {
           requestsPerSec: stick.requestsPerSec,
           p99: stick.p99,
           ...(stick.serviceCpuUs !== undefined ? { cpuUs: stick.serviceCpuUs } : {}),
+          ...(stick.loadCpuUs !== undefined ? { loadCpuUs: stick.loadCpuUs } : {}),
           ratio,
           goal: `≥ ${scenario.compare.goal.toFixed(2)}×`,
           goalMet,
@@ -513,26 +519,28 @@ async function main() {
         `| ${r.scenario} | ${r.requestsPerSec} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.baselineRequestsPerSec} | ${r.ratio!.toFixed(3)}× | ${r.goal} | ${r.goalMet ? 'yes' : 'no'} | ${r.serviceCpuUs} | ${r.databaseCpuUs ?? '—'} |`,
     )
     const compared = results.filter((r) => r.yardstick)
-    const compareRows = compared.map(({ scenario, requestsPerSec, p99, serviceCpuUs, databaseCpuUs, yardstick: y }) =>
+    const compareRows = compared.map(({ scenario, requestsPerSec, p99, serviceCpuUs, databaseCpuUs, loadCpuUs, yardstick: y }) =>
       [
         scenario,
         requestsPerSec,
         p99,
         serviceCpuUs,
         databaseCpuUs ?? '—',
+        loadCpuUs,
         y!.name,
         y!.requestsPerSec,
         y!.p99,
         y!.cpuUs ?? '—',
+        y!.loadCpuUs,
         `${y!.ratio.toFixed(3)}×`,
         y!.goal,
         y!.goalMet ? 'yes' : 'no',
       ].join(' | '),
     )
     const compareTable = compared.length
-      ? `\nSide by side with a second yardstick measured right before (CPU µs/req: the service's process, and PostgreSQL's backends; the yardstick's own process):\n\n` +
-        `| scenario | req/s | p99 ms | service CPU µs/req | database CPU µs/req | yardstick | its req/s | its p99 ms | its CPU µs/req | ratio to it | goal | met |\n` +
-        `|---|---|---|---|---|---|---|---|---|---|---|---|\n${compareRows.map((r) => `| ${r} |`).join('\n')}\n`
+      ? `\nSide by side with a second yardstick measured right before (CPU µs/req: the service's process, PostgreSQL's backends and the load generator, autocannon in the bench's process; the yardstick's own process and the load generator's while driving it):\n\n` +
+        `| scenario | req/s | p99 ms | service CPU µs/req | database CPU µs/req | load generator CPU µs/req | yardstick | its req/s | its p99 ms | its CPU µs/req | its load generator CPU µs/req | ratio to it | goal | met |\n` +
+        `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n${compareRows.map((r) => `| ${r} |`).join('\n')}\n`
       : ''
     const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
     process.stdout.write(

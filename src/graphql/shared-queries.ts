@@ -7,8 +7,8 @@ import { ReadCoalescer } from '../core/read-coalescer.ts'
 // Longer variables are executed alone rather than kept as a key.
 const MAX_KEY_LENGTH = 2048
 
-/** A result several requests answer with: its JSON made once, by whichever request's answer is written first. */
-export type SharedResult = ExecutionResult & { stringify: () => string }
+/** A result several requests answer with: its JSON (and its UTF-8 bytes) made once, by whichever request's answer is written first. */
+export type SharedResult = ExecutionResult & { stringify: () => string; bytes: () => Buffer }
 
 type PromiseOrValue<T> = Promise<T> | T
 
@@ -95,5 +95,7 @@ function shared(result: unknown): SharedResult | undefined {
   if (errors || extensions || typeof data !== 'object' || data === null) return undefined
   let json: string | undefined
   // What Yoga's result processor writes for a result without errors or extensions.
-  return { data, stringify: () => (json ??= JSON.stringify({ data })) }
+  let bytes: Buffer | undefined
+  const stringify = () => (json ??= JSON.stringify({ data }))
+  return { data, stringify, bytes: () => (bytes ??= Buffer.from(stringify())) }
 }

@@ -4,6 +4,7 @@ import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperati
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import type { SharedResult } from '../../../../graphql/shared-queries.ts'
 import { firstOutOfBounds } from '../../../../http/json-body.ts'
 import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
@@ -174,10 +175,14 @@ export class RecordedAnswers implements CatalogAnswers {
     return this.results.keep(key, await this.executeQuery(this.#executionArgs(shape, params, ctx)), generation)
   }
 
-  /** The JSON of any other known query's result for this caller; undefined for a result with errors (Yoga executes it again). */
-  async #executeKnown(shape: Shape, params: Params, ctx: RequestContext): Promise<string | undefined> {
+  /**
+   * The JSON of any other known query's result for this caller, as bytes when the result is shared
+   * (made once for all who share it); undefined for a result with errors (Yoga executes it again).
+   */
+  async #executeKnown(shape: Shape, params: Params, ctx: RequestContext): Promise<string | Buffer | undefined> {
     const result = await this.executeQuery(this.#executionArgs(shape, params, ctx))
     if (!isPlainSuccess(result)) return undefined
+    if ('bytes' in result && typeof result.bytes === 'function') return (result as SharedResult).bytes()
     // What Yoga's result processor writes for a result without errors or extensions.
     return result.stringify ? result.stringify(result) : JSON.stringify({ data: result.data })
   }
@@ -243,11 +248,11 @@ export class RecordedAnswers implements CatalogAnswers {
     res: ServerResponse,
     state: RequestState,
     shape: Shape,
-    json: string,
+    json: string | Buffer,
     hooks: RecordedAnswerHooks,
     record?: { key: string; generation: number },
   ): void {
-    const body = Buffer.from(json)
+    const body = typeof json === 'string' ? Buffer.from(json) : json
     const recording = { headers: { ...shape.headers, 'content-length': String(body.length) }, body, operationName: shape.operationName }
     if (record) this.#recordings.set(record.key, recording, body.length + record.key.length, record.generation)
     state.operationName = shape.operationName

@@ -4,7 +4,8 @@ export default defineConfig({
   // graphql ships CJS and ESM builds; one copy must serve Pothos, Yoga and the tests alike.
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
-    include: ['test/**/*.test.ts'],
+    // Unit tests of pure modules sit beside them; tests against a server or a database in test/.
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Migrates one database that every test database is copied from (docs/operations.md, "Development").
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { EventHub, type EventSink } from '../src/modules/exchange/events/event-hub.ts'
-import type { StoredEvent, StreamKey } from '../src/modules/exchange/events/events.repository.ts'
+import { EventHub, type EventSink } from './event-hub.ts'
+import type { StoredEvent, StreamKey } from './events.repository.ts'
 
 /**
  * The hub's promise (docs/events.md): whatever the interleaving of commits, subscriptions, lost

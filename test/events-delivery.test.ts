@@ -46,6 +46,15 @@ async function flood(server: TestServer, client: TestClient, times: number): Pro
   return sequence
 }
 
+/**
+ * Until the server's one stream has caught up and follows wake-ups: a flood must meet a live
+ * stream, which is ended once too far behind, not one still catching up, which waits for its
+ * client instead (a guessed pause was too short on a busy host, and the stream never ended).
+ */
+async function untilLive(server: TestServer): Promise<void> {
+  while (server.services.events.live === 0) await sleep(10)
+}
+
 describe('a slow consumer', () => {
   let server: TestServer
   let client: TestClient
@@ -66,7 +75,7 @@ describe('a slow consumer', () => {
     socket.prependListener('data', (chunk) => chunks.push(chunk))
     socket.write(`GET ${EVENTS} HTTP/1.1\r\nHost: exchange.test\r\nAuthorization: Bearer ${client.token}\r\nAccept: text/event-stream\r\n\r\n`)
     while (!Buffer.concat(chunks).includes('\r\n\r\n')) await sleep(10)
-    await sleep(100) // live
+    await untilLive(server)
     socket.pause()
     const sequence = await flood(server, client, 12)
     socket.resume()
@@ -122,7 +131,7 @@ describe('a GraphQL subscriber that stops reading', () => {
     server.running.server.off('connection', onConnection)
     expect(serverSide).toBeDefined()
     const cut = new Promise<void>((resolve) => serverSide.once('close', () => resolve()))
-    await sleep(100) // live
+    await untilLive(server)
     socket.pause()
     const sequence = await flood(server, client, 24)
     // The server closes the connection of a client that reads nothing (after a grace for it to take the end).

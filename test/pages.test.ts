@@ -171,6 +171,9 @@ async function run(page: Page, operationName: string): Promise<{ status: number;
     const body = request.method() === 'POST' ? (request.postDataJSON() as { operationName?: string; query?: string } | null) : null
     return body?.operationName === operationName || named.test(body?.query ?? '')
   }
+  // GraphiQL titles the tab after the operation once it has taken the editor's text: run before
+  // that (a busy host) and it sends what the tab held before, which never answers this wait.
+  await page.locator('.graphiql-tab[aria-selected="true"]', { hasText: operationName }).waitFor({ timeout: 30_000 })
   const [response] = await Promise.all([page.waitForResponse((r) => sent(r.request()), { timeout: 30_000 }), page.locator('.graphiql-execute-button').click()])
   return { status: response.status(), body: await response.json() }
 }

@@ -144,6 +144,28 @@ describe('EventHub', () => {
     hub.close()
   })
 
+  it('counts as live the subscribers that caught up, until they close', async () => {
+    const table = new MemoryEvents()
+    table.commit('t:a')
+    // A read that waits: the subscriber is still catching up meanwhile.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const hub = new EventHub(
+      { ...table, read: async (...args) => (await held, table.read(...args)) },
+      { warn: () => {} },
+      { pollMs: 60_000, maxStreamsPerClient: 10 },
+    )
+    const subscription = hub.subscribe('t:a', 0, { deliver: () => {}, end: () => {} })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect([hub.size, hub.live]).toEqual([1, 0])
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect([hub.size, hub.live]).toEqual([1, 1])
+    subscription.close()
+    expect([hub.size, hub.live]).toEqual([0, 0])
+    hub.close()
+  })
+
   it('counts stream slots per client', () => {
     const hub = new EventHub(new MemoryEvents(), { warn: () => {} }, { pollMs: 60_000, maxStreamsPerClient: 2 })
     expect([hub.acquireSlot('c'), hub.acquireSlot('c'), hub.acquireSlot('c'), hub.acquireSlot('d')]).toEqual([true, true, false, true])

@@ -34,6 +34,14 @@ const forbidden = [
     to: { path: `^src/(${LAYERS.slice(i + 1).join('|')})/` },
   })),
   {
+    name: 'unit-tests-need-no-test-helpers',
+    severity: 'error',
+    comment:
+      'A test beside its module in src/ is a unit test of that module: it starts no server or database, so it needs nothing of test/ (docs/operations.md, "Development").',
+    from: { path: '^src/.+[.]test[.]ts$' },
+    to: { path: '^test/' },
+  },
+  {
     name: 'only-known-layers',
     severity: 'error',
     comment: `Every file of src/ lives in one of the layers: ${LAYERS.join(', ')}.`,

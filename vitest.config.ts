@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config'
 
+import LongestFirst from './test/helpers/sequencer.ts'
+
 export default defineConfig({
   // graphql ships CJS and ESM builds; one copy must serve Pothos, Yoga and the tests alike.
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
-    include: ['test/**/*.test.ts'],
+    // Unit tests of pure modules sit beside them; tests against a server or a database in test/.
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Migrates one database that every test database is copied from (docs/operations.md, "Development").
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
@@ -15,6 +18,8 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // The longest files first, so none is left running alone at the end (test/helpers/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // Two test files at once (on these 2-core machines vitest would run one): the suite takes
     // about half as long (docs/operations.md, "Development").
     maxWorkers: 2,

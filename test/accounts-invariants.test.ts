@@ -186,10 +186,16 @@ describe.skipIf(!onPostgres)('one tenant spending beyond its balance at once, th
         body: JSON.stringify({ symbol, side: 'buy', type: 'limit', quantity: '1', price: '10.00' }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
     const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => post(i % 2 === 0 ? server.url : other.url, i % 4 < 2 ? one : two)))
-    const statuses = answers.map((a) => a.status)
-    expect(statuses.filter((s) => s === 201)).toHaveLength(57)
-    expect(statuses.filter((s) => s === 422)).toHaveLength(143)
-    for (const refused of answers.filter((a) => a.status === 422)) expect(refused.body.detail[0].type).toBe('value_error.insufficient_balance')
+    // Tallied by status and reason; a failure also shows the tally of each process and a body of each kind.
+    type Answer = (typeof answers)[number]
+    const kind = (a: Answer) => `${a.status} ${a.status === 201 ? 'created' : (a.body?.detail?.[0]?.type ?? a.body?.error ?? 'other')}`
+    const tally = (list: Answer[]) => list.reduce<Record<string, number>>((t, a) => ({ ...t, [kind(a)]: (t[kind(a)] ?? 0) + 1 }), {})
+    const shown = {
+      thisProcess: tally(answers.filter((_, i) => i % 2 === 0)),
+      otherProcess: tally(answers.filter((_, i) => i % 2 === 1)),
+      bodies: Object.fromEntries(answers.map((a) => [kind(a), a.body])),
+    }
+    expect(tally(answers), JSON.stringify(shown, null, 2)).toEqual({ '201 created': 57, '422 value_error.insufficient_balance': 143 })
     const account = (await server.request('GET', `${API}/accounts/${quote}`, { token: spender.token })).body
     expect(account).toMatchObject({ balance: '570.00', hold: '570.00', available: '0.00' })
     expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -11,6 +11,7 @@ import { loadConfig } from '../src/core/config.ts'
 import { openDatabase } from '../src/db/database.ts'
 import { listen } from '../src/http/listen.ts'
 import { createLogger } from '../src/observability/logger.ts'
+import { blankClusterOf } from './helpers/database.ts'
 import { LogSink } from './helpers/log-sink.ts'
 import { startServerProcess } from './helpers/process.ts'
 
@@ -42,6 +43,10 @@ describe('first run on the embedded database', () => {
   // second suite (load 15 on 2 cores). Longer than startServerProcess's own 180 s, which kills a
   // server that never listens, so no server is left holding the database for the next test.
   it('migrates, seeds, creates a demo client and names the credentials file, never the secret', { timeout: 240_000 }, async () => {
+    // initdb is PGlite's, and seconds of CPU: the cluster starts as initdb leaves it, with nothing
+    // of the service's. A start on a DATA_DIR with nothing at all is CI's smoke start (.ci/run).
+    const blank = blankClusterOf()
+    if (blank) cpSync(blank, path.join(dataDir, 'pgdata'), { recursive: true })
     const server = await startServerProcess({ DATA_DIR: dataDir })
     try {
       const health = await fetch(`${server.url}/readyz`)

@@ -86,15 +86,19 @@ describe('openapi.json', () => {
   })
 })
 
-describe('GET /openapi.json and /docs', () => {
-  let server: TestServer
-  beforeAll(async () => {
-    server = await startTestServer()
-  })
-  afterAll(async () => {
-    await server?.close()
-  })
+// One server for the file: the document, the page and the contract check all read it the same way.
+let server: TestServer
+let token: string
+beforeAll(async () => {
+  server = await startTestServer()
+  await seedDemoMarket(server.services.db)
+  token = (await createTestClient(server)).token
+})
+afterAll(async () => {
+  await server?.close()
+})
 
+describe('GET /openapi.json and /docs', () => {
   it('serves the committed document at both paths, without a token', async () => {
     for (const path of ['/openapi.json', '/api/openapi.json']) {
       const res = await server.request('GET', path)
@@ -131,17 +135,7 @@ describe('GET /openapi.json and /docs', () => {
 })
 
 describe('the contract check itself', () => {
-  let server: TestServer
-  let token: string
   const served = new Router(routes)
-  beforeAll(async () => {
-    server = await startTestServer()
-    await seedDemoMarket(server.services.db)
-    token = (await createTestClient(server)).token
-  })
-  afterAll(async () => {
-    await server?.close()
-  })
 
   /** A real answer, checked against a copy of the document changed by `edit`. */
   async function problemsWith(edit: (doc: Record<string, any>) => void, method: string, path: string, options: { token?: string } = {}) {

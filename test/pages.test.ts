@@ -171,6 +171,13 @@ async function run(page: Page, operationName: string): Promise<{ status: number;
     const body = request.method() === 'POST' ? (request.postDataJSON() as { operationName?: string; query?: string } | null) : null
     return body?.operationName === operationName || named.test(body?.query ?? '')
   }
-  const [response] = await Promise.all([page.waitForResponse((r) => sent(r.request()), { timeout: 30_000 }), page.locator('.graphiql-execute-button').click()])
+  // GraphiQL titles the tab after the operation once it has taken the editor's text: run before
+  // that (a busy host) and it sends what the tab held before, which never answers this wait.
+  await page.locator('.graphiql-tab[aria-selected="true"]', { hasText: operationName }).waitFor({ timeout: 30_000 })
+  // While GraphiQL still handles the previous answer its button reads "Stop query", and a click
+  // there stops instead of running: on a busy host that outlasted the previous run's response.
+  const execute = page.locator('.graphiql-execute-button[aria-label^="Execute query"]')
+  await execute.waitFor({ timeout: 30_000 })
+  const [response] = await Promise.all([page.waitForResponse((r) => sent(r.request()), { timeout: 30_000 }), execute.click()])
   return { status: response.status(), body: await response.json() }
 }

@@ -102,6 +102,13 @@ export class EventHub {
     return size
   }
 
+  /** Open streams that caught up and now take each wake-up's events (what a test waits for before it floods one). */
+  get live(): number {
+    let live = 0
+    for (const stream of this.#streams.values()) for (const subscriber of stream.subscribers) if (subscriber.live && !subscriber.closed) live++
+    return live
+  }
+
   /** Takes one of the client's stream slots; false when all `maxStreamsPerClient` are taken. */
   acquireSlot(clientId: string): boolean {
     const open = this.#slots.get(clientId) ?? 0

@@ -1,10 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { assertTenantAccess, AuthContext, hasScope, isAdmin, type Principal, scopeAllows } from '../src/core/auth.ts'
-import { AppError, restErrorBody } from '../src/core/errors.ts'
-import { toGraphQLError } from '../src/graphql/graphql-errors.ts'
-import { type TokenVerifier } from '../src/modules/auth/tokens/token-verifier.ts'
+import { assertTenantAccess, AuthContext, hasScope, type HeaderVerifier, isAdmin, type Principal, scopeAllows } from './auth.ts'
+import { AppError, restErrorBody } from './errors.ts'
 
 const principal = (overrides: Partial<Principal> = {}): Principal => ({
   clientId: 'c1',
@@ -25,7 +23,7 @@ function contextFor(p: Principal | Error): { auth: AuthContext; calls: () => num
       if (p instanceof Error) throw p
       return p
     },
-  } as unknown as TokenVerifier
+  } as HeaderVerifier
   return { auth: new AuthContext('Bearer x.y.z', verifier), calls: () => calls }
 }
 
@@ -137,18 +135,5 @@ describe('assertTenantAccess', () => {
       error: 'permission_denied',
       detail: 'Token belongs to different client',
     })
-  })
-})
-
-describe('GraphQL rendering of authorization failures', () => {
-  it('is FORBIDDEN with HTTP 403 and the REST error name', () => {
-    const rendered = toGraphQLError(new AppError('forbidden', 'Access denied: requires orders:read'))
-    expect(rendered.message).toBe('Access denied: requires orders:read')
-    expect(rendered.extensions).toEqual({ code: 'FORBIDDEN', error: 'permission_denied', http: { status: 403 } })
-  })
-
-  it('is UNAUTHENTICATED with HTTP 401 for token failures', () => {
-    const rendered = toGraphQLError(new AppError('unauthenticated', 'JWT has expired'))
-    expect(rendered.extensions).toEqual({ code: 'UNAUTHENTICATED', error: 'Unauthorized', http: { status: 401 } })
   })
 })

@@ -1,9 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { AppError } from '../src/core/errors.ts'
-import { parseJsonText } from '../src/http/json-body.ts'
-import { locateJsonError } from '../src/http/json-error-location.ts'
+import { locateJsonError } from './json-error-location.ts'
 
 // Positions and messages as Python's json module reports them (FastAPI's json_invalid).
 const cases: [string, string, number][] = [
@@ -21,22 +19,9 @@ const cases: [string, string, number][] = [
   ['{"a":"b\nc"}', 'Invalid control character at', 7],
 ]
 
-describe('json_invalid location', () => {
+describe('locateJsonError', () => {
   it.each(cases)('%j → %s at %i', (text, message, position) => {
     expect(locateJsonError(text)).toEqual({ message, position })
-  })
-
-  it('renders the reference 422 shape', () => {
-    try {
-      parseJsonText('{"client_id": ')
-      expect.unreachable()
-    } catch (error) {
-      expect(error).toBeInstanceOf(AppError)
-      expect((error as AppError).status).toBe(422)
-      expect((error as AppError).detail).toEqual([
-        { type: 'json_invalid', loc: ['body', 14], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } },
-      ])
-    }
   })
 
   it('agrees with JSON.parse on what is valid', () => {

@@ -2,7 +2,7 @@ import { buildSchema, type DocumentNode, execute, type ExecutionArgs, parse } fr
 import { envelop, type Plugin } from 'graphql-yoga'
 import { describe, expect, it } from 'vitest'
 
-import { SharedQueries } from '../src/graphql/shared-queries.ts'
+import { SharedQueries } from './shared-queries.ts'
 
 /** A schema whose resolvers count their runs; `orders` fails when asked to. */
 function setup() {

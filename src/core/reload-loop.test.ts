@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { ReloadLoop } from '../src/core/reload-loop.ts'
+import { ReloadLoop } from './reload-loop.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { ReadCoalescer } from '../src/core/read-coalescer.ts'
+import { ReadCoalescer } from './read-coalescer.ts'
 
 function deferred<T>() {
   let resolve!: (value: T) => void

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { WindowCounters } from '../src/rate-limits/window-counters.ts'
+import { WindowCounters } from './window-counters.ts'
 
 function clock(start = 1_000_000) {
   let now = start

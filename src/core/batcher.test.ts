@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { Batcher } from '../src/core/batcher.ts'
+import { Batcher } from './batcher.ts'
 
 function deferred() {
   let release!: () => void

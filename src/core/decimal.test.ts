@@ -15,7 +15,7 @@ import {
   priceBand,
   subtract,
   unitOfPlaces,
-} from '../src/core/decimal.ts'
+} from './decimal.ts'
 
 const dec = (text: string): DecimalValue => {
   const value = parseDecimal(text)

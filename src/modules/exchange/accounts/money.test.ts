@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { add, compareDecimals, type DecimalValue, formatDecimal, hasAtMostPlaces, multiply, parseDecimal, subtract } from '../src/core/decimal.ts'
-import { ceilToPlaces, feeFor, floorToPlaces, holdFor, type HoldRules, settleFill } from '../src/modules/exchange/accounts/money.ts'
+import { add, compareDecimals, type DecimalValue, formatDecimal, hasAtMostPlaces, multiply, parseDecimal, subtract } from '../../../core/decimal.ts'
+import { ceilToPlaces, feeFor, floorToPlaces, holdFor, type HoldRules, settleFill } from './money.ts'
 
 const dec = (text: string): DecimalValue => parseDecimal(text)!
 const str = (value: DecimalValue | 'available') => (value === 'available' ? value : formatDecimal(value))

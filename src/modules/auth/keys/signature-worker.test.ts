@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign, verify } from 'node:crypto'
 
 import { describe, expect, it } from 'vitest'
 
-import { SIGNATURE_WORKER_SOURCE, SignatureWorker } from '../src/modules/auth/keys/signature-worker.ts'
+import { SIGNATURE_WORKER_SOURCE, SignatureWorker } from './signature-worker.ts'
 
 const keyA = generateKeyPairSync('ed25519')
 const keyB = generateKeyPairSync('ed25519')

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { EventHub, type EventSink } from '../src/modules/exchange/events/event-hub.ts'
-import type { StoredEvent, StreamKey } from '../src/modules/exchange/events/events.repository.ts'
+import { EventHub, type EventSink } from './event-hub.ts'
+import type { StoredEvent, StreamKey } from './events.repository.ts'
 
 /**
  * The hub's promise (docs/events.md): whatever the interleaving of commits, subscriptions, lost
@@ -141,6 +141,28 @@ describe('EventHub', () => {
     await new Promise((resolve) => setTimeout(resolve, 5))
     expect(reads).toBe(1)
     expect(received.every((got) => got.join() === '1')).toBe(true)
+    hub.close()
+  })
+
+  it('counts as live the subscribers that caught up, until they close', async () => {
+    const table = new MemoryEvents()
+    table.commit('t:a')
+    // A read that waits: the subscriber is still catching up meanwhile.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const hub = new EventHub(
+      { ...table, read: async (...args) => (await held, table.read(...args)) },
+      { warn: () => {} },
+      { pollMs: 60_000, maxStreamsPerClient: 10 },
+    )
+    const subscription = hub.subscribe('t:a', 0, { deliver: () => {}, end: () => {} })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect([hub.size, hub.live]).toEqual([1, 0])
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect([hub.size, hub.live]).toEqual([1, 1])
+    subscription.close()
+    expect([hub.size, hub.live]).toEqual([0, 0])
     hub.close()
   })
 

@@ -177,7 +177,19 @@ async function run(page: Page, operationName: string): Promise<{ status: number;
   // While GraphiQL still handles the previous answer its button reads "Stop query", and a click
   // there stops instead of running: on a busy host that outlasted the previous run's response.
   const execute = page.locator('.graphiql-execute-button[aria-label^="Execute query"]')
-  await execute.waitFor({ timeout: 30_000 })
-  const [response] = await Promise.all([page.waitForResponse((r) => sent(r.request()), { timeout: 30_000 }), execute.click()])
-  return { status: response.status(), body: await response.json() }
+  // The editor shows the tab's document (Monaco swaps it in after the tab is selected).
+  // Monaco renders spaces as no-break spaces, which \s matches.
+  const shown = new RegExp(`\\b(query|mutation)\\s${operationName}\\b`)
+  await page.locator('.graphiql-query-editor .view-lines').filter({ hasText: shown }).waitFor({ timeout: 30_000 })
+  // A click that did not take (the page still busy with the last one) sends nothing: click again,
+  // twice at most; a page that never sends the operation still fails.
+  for (let attempt = 1; ; attempt++) {
+    await execute.waitFor({ timeout: 30_000 })
+    try {
+      const [response] = await Promise.all([page.waitForResponse((r) => sent(r.request()), { timeout: 15_000 }), execute.click()])
+      return { status: response.status(), body: await response.json() }
+    } catch (error) {
+      if (attempt === 3) throw error
+    }
+  }
 }

@@ -1,14 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { add, compareDecimals, type DecimalValue, formatDecimal, multiply, parseDecimal, subtract } from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, multiply, subtract } from '../../../core/decimal.ts'
 import { averagePrice } from './average-price.ts'
 
-const dec = (text: string): DecimalValue => {
-  const value = parseDecimal(text)
-  if (!value) throw new Error(`not a decimal: ${text}`)
-  return value
-}
+const dec = decimalFromStore
 const str = (value: DecimalValue) => formatDecimal(value)
 const ZERO = dec('0')
 

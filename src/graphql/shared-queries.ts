@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
 import { ReadCoalescer } from '../core/read-coalescer.ts'
+import { isPlainSuccess } from './plain-results.ts'
 
 // Longer variables are executed alone rather than kept as a key.
 const MAX_KEY_LENGTH = 2048
@@ -90,9 +91,8 @@ function sharedOperation(document: DocumentNode, shareable: ReadonlySet<string>)
 
 /** The result to share, with its JSON made once; undefined for anything but plain data. */
 function shared(result: unknown): SharedResult | undefined {
-  if (typeof result !== 'object' || result === null || Symbol.asyncIterator in result) return undefined
-  const { data, errors, extensions } = result as ExecutionResult
-  if (errors || extensions || typeof data !== 'object' || data === null) return undefined
+  if (!isPlainSuccess(result)) return undefined
+  const { data } = result
   let json: string | undefined
   // What Yoga's result processor writes for a result without errors or extensions.
   let bytes: Buffer | undefined

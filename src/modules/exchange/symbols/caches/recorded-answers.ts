@@ -4,11 +4,12 @@ import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperati
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { isPlainSuccess } from '../../../../graphql/plain-results.ts'
 import type { SharedResult } from '../../../../graphql/shared-queries.ts'
 import { firstOutOfBounds } from '../../../../http/json-body.ts'
 import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
-import { type CatalogAnswers, CatalogResults, isPlainSuccess, mayReadCatalog } from './symbols-result-cache.ts'
+import { type CatalogAnswers, CatalogResults, mayReadCatalog } from './symbols-result-cache.ts'
 
 const SHAPES_GENERATION = { generation: 0 } as const
 

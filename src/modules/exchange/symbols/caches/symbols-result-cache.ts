@@ -2,6 +2,7 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { isPlainSuccess } from '../../../../graphql/plain-results.ts'
 import { SYMBOLS_READ } from '../symbols.ts'
 import { readsOnlyCatalog } from './catalog-documents.ts'
 import { type CachedResult, ResultStore } from './result-store.ts'
@@ -106,13 +107,4 @@ export async function mayReadCatalog(ctx: RequestContext): Promise<boolean> {
   } catch {
     return false
   }
-}
-
-type Serialisable = ExecutionResult & { stringify?: (result: ExecutionResult) => string }
-
-/** A result with data and no errors or extensions: what may be kept, shared or answered before Yoga. */
-export function isPlainSuccess(result: unknown): result is Serialisable & { data: CachedResult['data'] } {
-  if (typeof result !== 'object' || result === null || Symbol.asyncIterator in result) return false
-  const { data, errors, extensions } = result as ExecutionResult
-  return !errors && !extensions && typeof data === 'object' && data !== null
 }

@@ -317,6 +317,28 @@ async function main() {
         }),
       },
     }
+    // The same yardstick given what the scenario gets: a document it has never seen in each request,
+    // so it too parses and validates every one (Yoga's caches are keyed by the query text).
+    let plainDocuments = 0
+    const plainFirstSeenBody = () => JSON.stringify({ query: `{ s${plainDocuments++}: symbols(limit: 100) { total offset limit items { ${symbolFields} } } }` })
+    const plainYogaFirstSeenStick: Yardstick = {
+      name: 'plain Yoga + jose (first-seen documents)',
+      url: () => plainYogaUrl,
+      cpu: plainYogaStick.cpu,
+      scenario: {
+        name: 'plain Yoga + jose, first-seen documents',
+        options: () => ({
+          requests: [
+            {
+              method: 'POST',
+              path: '/graphql',
+              headers: { authorization: `Bearer ${plainToken}`, 'content-type': 'application/json' },
+              setupRequest: (req: any) => ({ ...req, body: plainFirstSeenBody() }),
+            },
+          ],
+        }),
+      },
+    }
     const restOrdersStick: Yardstick = {
       name: 'REST orders list (same minute)',
       url: () => service.url,
@@ -391,6 +413,11 @@ async function main() {
       {
         name: 'GraphQL symbols (first-seen documents)',
         compare: { yardstick: plainYogaStick, goal: 1 },
+        options: () => gqlRequest(firstSeenBody),
+      },
+      {
+        name: 'GraphQL symbols (first-seen documents, both sides)',
+        compare: { yardstick: plainYogaFirstSeenStick, goal: 1 },
         options: () => gqlRequest(firstSeenBody),
       },
       {

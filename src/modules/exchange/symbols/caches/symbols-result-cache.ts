@@ -53,8 +53,21 @@ export class CatalogResults {
     if (!isPlainSuccess(result)) return undefined
     // What Yoga's result processor writes for a result without errors or extensions.
     const json = (result.stringify ?? JSON.stringify)(result)
-    this.#store.set(key, { data: result.data, stringify: () => json }, json.length, generation)
+    // The JSON alone is kept: a store of results' object graphs is what the garbage collector walked
+    // most when each request brought a new document (docs/performance.md). The data, rarely read
+    // again (a result Yoga writes uses `stringify`), is parsed back from it.
+    this.#store.set(key, jsonResult(json), json.length, generation)
     return json
+  }
+}
+
+/** A kept result: its JSON, and its data parsed from it when someone reads them. */
+function jsonResult(json: string): CachedResult {
+  return {
+    get data() {
+      return (JSON.parse(json) as { data: Record<string, unknown> }).data
+    },
+    stringify: () => json,
   }
 }
 

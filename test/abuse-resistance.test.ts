@@ -281,7 +281,9 @@ describe('the API limit counts work, not requests', () => {
   })
 })
 
-describe('sessions and tokens have lifetimes operators can set in seconds', () => {
+// Side by side: each test waits out a real lifetime on a server of its own (a session of 3 s, a
+// token of 1 s), so run together the file waits for the longer one only.
+describe.concurrent('sessions and tokens have lifetimes operators can set in seconds', () => {
   const UNAUTHORIZED = (message: string) => ({ message, error: 'Unauthorized', detail: message })
   const sleepUntil = (unixSeconds: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, unixSeconds * 1000 - Date.now() + 50)))
 

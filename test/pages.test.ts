@@ -13,16 +13,21 @@ if (skip) console.warn(`pages.test.ts: skipped, ${chromiumMissing}`)
 describe.skipIf(skip)('pages in headless Chromium, offline', () => {
   let server: TestServer
   let browser: Browser
+  // Each page loads once for the tests that read it: a load is most of the CPU these tests cost
+  // (Swagger UI's and GraphiQL's bundles parsed and rendered), and the tests that act on a page
+  // start from what a first visit shows (the GraphiQL tests only read it before the one that types).
+  let docs: { page: Page; requests: string[]; errors: string[] }
+  let graphiql: { page: Page; requests: string[] }
   beforeAll(async () => {
-    server = await startTestServer()
-    browser = await launchChromium()
+    ;[server, browser] = await Promise.all([startTestServer(), launchChromium()])
+    ;[docs, graphiql] = await Promise.all([openDocs(), openGraphiQL()])
   })
   afterAll(async () => {
     await browser?.close()
     await server?.close()
   })
 
-  it('/docs renders the API reference with the login operation, and requests nothing from another origin', { timeout: 180_000 }, async () => {
+  async function openDocs() {
     const page = await browser.newPage()
     const requests = recordRequests(page)
     const errors: string[] = []
@@ -31,6 +36,18 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
       if (message.type() === 'error') errors.push(message.text())
     })
     await page.goto(`${server.url}/docs`)
+    return { page, requests, errors }
+  }
+
+  async function openGraphiQL() {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    const requests = recordRequests(page)
+    await page.goto(`${server.url}/graphql`, { waitUntil: 'load' })
+    return { page, requests }
+  }
+
+  it('/docs renders the API reference with the login operation, and requests nothing from another origin', { timeout: 180_000 }, async () => {
+    const { page, requests, errors } = docs
     const login = page.locator('#operations-auth-login')
     await login.waitFor({ timeout: 30_000 })
     expect(await login.locator('.opblock-summary-path').first().innerText()).toContain('/api/sso/v1/auth/login')
@@ -44,13 +61,11 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
     expect(elsewhere(requests, server.url)).toEqual([])
     expect(requests).toContain(`${server.url}/openapi.json`)
     expect(errors).toEqual([])
-    await page.close()
   })
 
   it('/docs: the Authorize dialog asks for the token alone, and a call tried from the page then answers 200', async () => {
     const client = await createTestClient(server)
-    const page = await browser.newPage()
-    await page.goto(`${server.url}/docs`)
+    const { page } = docs
     await page.locator('.btn.authorize').click()
     const dialog = page.locator('.modal-ux')
     await dialog.waitFor()
@@ -71,16 +86,13 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
     ])
     expect(response.request().headers().authorization).toBe(`Bearer ${client.token}`)
     expect(response.status()).toBe(200)
-    await page.close()
   })
 
   it(
     'GraphiQL opens on a Login tab whose lines fit a 1280 px window, with its variables filled, requesting nothing elsewhere',
     { timeout: 180_000 },
     async () => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-      const requests = recordRequests(page)
-      await page.goto(`${server.url}/graphql`, { waitUntil: 'load' })
+      const { page, requests } = graphiql
       const editor = page.locator('.graphiql-query-editor .view-lines')
       await editor.filter({ hasText: 'mutation Login' }).waitFor({ timeout: 30_000 })
       // Monaco renders spaces as U+00A0.
@@ -103,16 +115,13 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
       // beside this one GraphiQL was still fetching from the service after 120 s.
       await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined)
       expect(elsewhere(requests, server.url)).toEqual([])
-      await page.close()
     },
   )
 
   it('GraphiQL: log in on the Login tab as it says, then the Symbols tab answers 200 with data, and so does a new tab', async () => {
     await createMarket(server.services.db)
     const client = await createTestClient(server)
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    const requests = recordRequests(page)
-    await page.goto(`${server.url}/graphql`, { waitUntil: 'load' })
+    const { page, requests } = graphiql
     await page.locator('.graphiql-query-editor .view-lines').filter({ hasText: 'mutation Login' }).waitFor({ timeout: 30_000 })
 
     // 1. The credentials go in the Variables pane (replacing its placeholders); run Login.
@@ -139,7 +148,6 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
     expect(viewer.body.data.viewer.tenantId).toBe(client.tenantId)
 
     expect(elsewhere(requests, server.url)).toEqual([])
-    await page.close()
   })
 })
 

@@ -105,7 +105,8 @@ describe('a GraphQL subscriber that stops reading', () => {
   let server: TestServer
   let client: TestClient
   beforeAll(async () => {
-    server = await startTestServer({ MAX_STREAMS_PER_CLIENT: '1' })
+    // The cut comes STREAM_END_GRACE_SECONDS after the stream ended: 1 s, not the 5 s default.
+    server = await startTestServer({ MAX_STREAMS_PER_CLIENT: '1', STREAM_END_GRACE_SECONDS: '1' })
     client = await createTestClient(server)
   })
   afterAll(async () => {

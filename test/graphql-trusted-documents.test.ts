@@ -139,9 +139,11 @@ describe('trusted documents', () => {
     }
     // The same bytes from a non-admin: refused, not answered from what the admin's request recorded.
     expect((await post(trustedOnly, { query }, bank.token)).body.errors![0]!.extensions.code).toBe('PERSISTED_QUERY_ONLY')
-    // And the GraphiQL page itself is served.
+    // And the GraphiQL page itself is served. Read to its end: a response left unread holds its
+    // connection, and the server's close waits for it (src/http/listen.ts).
     const page = await fetch(`${trustedOnly.url}/graphql`, { headers: { accept: 'text/html' } })
     expect(page.status).toBe(200)
+    expect(await page.text()).toContain('GraphiQL')
   })
 
   it('refuses a non-admin text with new variables even after its document was answered by id and for an admin', async () => {

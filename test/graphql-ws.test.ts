@@ -281,6 +281,8 @@ describe('a WebSocket subscriber that stops reading', () => {
     const pad = 'x'.repeat(200_000)
     let sequence = listed.total as number
     for (let batch = 0; batch < Math.ceil((MAX_BUFFERED_BYTES * times) / (pad.length * 4)); batch++) {
+      // The stream ended (too far behind): what follows would only be stored, never sent.
+      if (batch > 0 && target.services.events.size === 0) break
       for (let i = 0; i < 4; i++) {
         sequence++
         const payload = JSON.stringify({ ...model, sequence, order: { ...model.order, meta_data: { pad } } })
@@ -296,7 +298,8 @@ describe('a WebSocket subscriber that stops reading', () => {
   }
 
   it('is ended with RESYNC and its socket cut, as an SSE one is, and its slot is freed', async () => {
-    const slow = await startTestServer({ MAX_STREAMS_PER_CLIENT: '1' })
+    // The cut comes STREAM_END_GRACE_SECONDS after the stream ended: 1 s, not the 5 s default.
+    const slow = await startTestServer({ MAX_STREAMS_PER_CLIENT: '1', STREAM_END_GRACE_SECONDS: '1' })
     try {
       const client = await createTestClient(slow)
       const accepted: Socket[] = []
@@ -311,7 +314,9 @@ describe('a WebSocket subscriber that stops reading', () => {
       clientSide.pause()
       const last = await flood(slow, client, 24)
       // The server cuts the connection of a client that reads nothing (after a grace for it to take the end).
-      await Promise.race([cut, sleep(30_000).then(() => Promise.reject(new Error('the connection was not cut')))])
+      // Within one ping interval: the keep-alive would cut it too, but only two intervals after it opened.
+      const keepAliveMs = slow.config.eventsPingSeconds * 1000
+      await Promise.race([cut, sleep(keepAliveMs).then(() => Promise.reject(new Error('the connection was not cut')))])
       const metrics = (await slow.request('GET', '/metrics')).text
       expect(metrics).toContain('event_streams_ended_total{reason="resync"} 1\n')
       expect(metrics).toContain('event_streams_open 0\n')

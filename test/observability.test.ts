@@ -52,6 +52,9 @@ describe('request log', () => {
     const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html', 'x-request-id': 'graphiql-page' } })
     expect(page.status).toBe(200)
     expect(page.headers.get('x-request-id')).toBe('graphiql-page')
+    // Read to its end: a response left unread holds its connection, and the server's close waits
+    // for it (src/http/listen.ts).
+    expect(await page.text()).toContain('GraphiQL')
     expect(sink.requests().find((l) => l.requestId === 'graphiql-page')).toMatchObject({ route: '/graphql', method: 'GET', status: 200, ip: '127.0.0.1' })
   })
 

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       graphiql: true,
       docs: true,
+      streamEndGraceSeconds: 5,
     })
   })
 
@@ -38,8 +39,13 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_ANON_PER_MIN: '0' }, 'Invalid configuration: RATE_LIMIT_ANON_PER_MIN must be an integer between 1 and 100000000'],
     [{ KEY_ENCRYPTION_KEY: 'short' }, 'Invalid configuration: KEY_ENCRYPTION_KEY must be 32 random bytes in base64url (43 characters)'],
     [{ GRAPHIQL: 'maybe' }, 'Invalid configuration: GRAPHIQL must be true or false'],
+    [{ STREAM_END_GRACE_SECONDS: '0' }, 'Invalid configuration: STREAM_END_GRACE_SECONDS must be an integer between 1 and 60'],
   ])('rejects %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message))
+  })
+
+  it('takes the grace of an ended stream in seconds', () => {
+    expect(loadConfig({ STREAM_END_GRACE_SECONDS: '1' }).streamEndGraceSeconds).toBe(1)
   })
 
   it('accepts lifetimes of seconds, so operators can watch tokens expire', () => {

@@ -80,6 +80,7 @@ const envSchema = z.object({
   MAX_OPEN_ORDERS_PER_SYMBOL: integer(1, 1_000_000).default(1000),
   EVENT_RETENTION_DAYS: integer(1, 3650).default(7),
   EVENTS_PING_SECONDS: integer(1, 15).default(15),
+  STREAM_END_GRACE_SECONDS: integer(1, 60).default(5),
   CONNECTION_IDLE_SECONDS: integer(1, 3600).default(5),
   MAX_CONNECTIONS_PER_ADDRESS: integer(1, 1_000_000).default(256),
   MARKET_TIMEZONE: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone name, e.g. Asia/Tehran').default('Asia/Tehran'),
@@ -131,6 +132,8 @@ export type Config = {
   eventRetentionDays: number
   /** Seconds between `: ping` comments on an idle SSE stream. */
   eventsPingSeconds: number
+  /** Seconds a stream the service ended waits for its client to take the last message before cutting the connection. */
+  streamEndGraceSeconds: number
   /** Seconds a connection may stay open before its first request arrives. */
   connectionIdleSeconds: number
   /** Connections open at once from one remote address; more are closed as they come. */
@@ -191,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxOpenOrdersPerSymbol: e.MAX_OPEN_ORDERS_PER_SYMBOL,
     eventRetentionDays: e.EVENT_RETENTION_DAYS,
     eventsPingSeconds: e.EVENTS_PING_SECONDS,
+    streamEndGraceSeconds: e.STREAM_END_GRACE_SECONDS,
     connectionIdleSeconds: e.CONNECTION_IDLE_SECONDS,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     marketTimezone: e.MARKET_TIMEZONE,

@@ -15,8 +15,9 @@ import type { StreamStart } from './events.ts'
 export const MAX_BUFFERED_BYTES = 1024 * 1024
 export const MAX_QUEUED_EVENTS = 2000
 const CATCH_UP_HIGH_WATER = 64 * 1024
-// A client that stopped reading is not waited for once its stream has ended.
-const END_GRACE_MS = 5000
+
+// A client that stopped reading is not waited for once its stream has ended (STREAM_END_GRACE_SECONDS).
+const endGraceMs = (ctx: RequestContext) => ctx.services.config.streamEndGraceSeconds * 1000
 
 /** When the stream's token expires, in ms from now (never negative). */
 const untilExpiry = (start: StreamStart) => Math.max(0, start.principal.exp * 1000 - Date.now())
@@ -107,7 +108,7 @@ export function serveEventStream(ctx: RequestContext, start: StreamStart, writer
         const { event, message } = END_MESSAGES[reason]
         writer.send([{ id: undefined, event, data: JSON.stringify({ message, after }) }])
       }
-      writer.end(END_GRACE_MS)
+      writer.end(endGraceMs(ctx))
     },
   })
   const ping = setInterval(() => writer.comment('ping'), ctx.services.config.eventsPingSeconds * 1000)
@@ -184,7 +185,7 @@ export function eventIterator<T>(ctx: RequestContext, start: StreamStart, parse:
     end: (reason, after) => {
       finish(endError(reason, after))
       // A client that stopped reading never takes the end: not waited for, as on SSE.
-      response?.cutUnlessFinished(END_GRACE_MS)
+      response?.cutUnlessFinished(endGraceMs(ctx))
     },
   })
   const stop = (): Promise<IteratorResult<StreamItem<T>>> => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { DEFAULT_RELOAD_INTERVALS } from '../src/app/services.ts'
 import { deactivateClient, revokeSessionsOfClient, rotateClientSecret } from '../src/modules/auth/clients/clients.ts'
 import { RevocationCache } from '../src/modules/auth/sessions/revocations.ts'
 import { createTestClient } from './helpers/auth.ts'
@@ -11,9 +12,14 @@ import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const REVOKED = { message: 'JWT has been revoked', error: 'Unauthorized', detail: 'JWT has been revoked' }
 
+// A revocation made elsewhere is seen at the next reload: a short one, so the tests wait little for it.
+const RELOAD_MS = 100
+// Only how long a test waits before failing when reloads are broken.
+const GIVE_UP_MS = 5000
+
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startTestServer({}, undefined, { intervals: { revocations: RELOAD_MS } })
 })
 afterAll(async () => {
   await server?.close()
@@ -21,24 +27,30 @@ afterAll(async () => {
 
 const whoAmI = (clientId: string, token: string) => server.request('GET', `/api/sso/v1/users/${clientId}`, { token })
 
-/** Waits for `token` to be refused; returns how long that took. */
-async function refusedWithin(clientId: string, token: string, timeoutMs: number) {
-  const started = Date.now()
-  const res = await eventually(async () => {
-    const r = await whoAmI(clientId, token)
-    return r.status === 200 ? undefined : r
-  }, timeoutMs)
+/** Waits for `token` to be refused as revoked (after the next reload). */
+async function expectRefused(clientId: string, token: string) {
+  const res = await eventually(
+    async () => {
+      const r = await whoAmI(clientId, token)
+      return r.status === 200 ? undefined : r
+    },
+    GIVE_UP_MS,
+    RELOAD_MS / 2,
+  )
   expect(res.status).toBe(401)
   expect(res.body).toEqual(REVOKED)
-  return Date.now() - started
 }
 
-describe('revocation reaches running servers within 5 seconds', () => {
+describe('revocation reaches running servers at their next reload', () => {
+  it('reloads often enough by default to keep the 5 s of docs/api.md', () => {
+    expect(DEFAULT_RELOAD_INTERVALS.revocations).toBeLessThanOrEqual(5000)
+  })
+
   it('refuses the access tokens of a client deactivated outside the server (CLI)', async () => {
     const bank = await createTestClient(server)
     expect((await whoAmI(bank.clientId, bank.token)).status).toBe(200)
     await deactivateClient(server.services.db, bank.clientId)
-    expect(await refusedWithin(bank.clientId, bank.token, 5000)).toBeLessThan(5000)
+    await expectRefused(bank.clientId, bank.token)
     const login = await server.request('POST', '/api/sso/v1/auth/login', { body: { client_id: bank.clientId, client_secret: bank.clientSecret } })
     expect(login.status).toBe(401)
   })
@@ -52,7 +64,7 @@ describe('revocation reaches running servers within 5 seconds', () => {
       .set({ revoked_at: sql<string>`timezone('utc', now())`, revoked_reason: 'test' })
       .where('id', '=', second.body.session_id)
       .execute()
-    expect(await refusedWithin(bank.clientId, second.body.tokens.access, 5000)).toBeLessThan(5000)
+    await expectRefused(bank.clientId, second.body.tokens.access)
     expect((await whoAmI(bank.clientId, bank.token)).status).toBe(200) // the other session lives on
   })
 })
@@ -61,15 +73,15 @@ describe('a new secret or an operator ends the sessions of a client', () => {
   const refresh = (refresh_token: string) => server.request('POST', '/api/sso/v1/auth/refresh', { body: { refresh_token } })
   const login = (client_id: string, client_secret: string) => server.request('POST', '/api/sso/v1/auth/login', { body: { client_id, client_secret } })
 
-  it('rotate-secret refuses the old access and refresh tokens within 5 s, and the new secret works', async () => {
+  it('rotate-secret refuses the old access and refresh tokens, and the new secret works', async () => {
     const bank = await createTestClient(server)
     const other = await createTestClient(server)
     const session = (await login(bank.clientId, bank.clientSecret)).body
     // As the CLI does it, from outside the server: the server learns of it only from the database.
     const rotated = await rotateClientSecret(server.services.db, bank.clientId)
     expect(rotated).toEqual({ client_id: bank.clientId, client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), revoked_sessions: 2 })
-    expect(await refusedWithin(bank.clientId, session.tokens.access, 5000)).toBeLessThan(5000)
-    expect(await refusedWithin(bank.clientId, bank.token, 5000)).toBeLessThan(5000)
+    await expectRefused(bank.clientId, session.tokens.access)
+    await expectRefused(bank.clientId, bank.token)
     const refused = await refresh(session.tokens.refresh)
     expect(refused.status).toBe(401)
     expect(refused.body).toEqual({ message: 'JWT has an invalid format', error: 'Unauthorized', detail: 'JWT has an invalid format' })
@@ -86,7 +98,7 @@ describe('a new secret or an operator ends the sessions of a client', () => {
     const bank = await createTestClient(server)
     const session = (await login(bank.clientId, bank.clientSecret)).body
     expect(await revokeSessionsOfClient(server.services.db, bank.clientId)).toEqual({ client_id: bank.clientId, revoked_sessions: 2 })
-    expect(await refusedWithin(bank.clientId, session.tokens.access, 5000)).toBeLessThan(5000)
+    await expectRefused(bank.clientId, session.tokens.access)
     expect((await refresh(session.tokens.refresh)).status).toBe(401)
     const again = await login(bank.clientId, bank.clientSecret)
     expect(again.status).toBe(200)

@@ -48,12 +48,36 @@ export interface AppServices {
   eventRetention: EventRetention
   /** The market's day and clock: the reference price roll, candle and ticker windows (docs/market-data.md). */
   marketDay: MarketDay
+  /** How often the background reloads run (what `openServices` was given, else the defaults). */
+  intervals: ReloadIntervals
 }
 
-// How often each followed stream's last sequence is checked: the longest a lost wake-up delays an event.
-const EVENT_POLL_MS = 1000
-// How often events older than EVENT_RETENTION_DAYS are deleted.
-const EVENT_PURGE_INTERVAL_MS = 3_600_000
+/** How often each background reload of process-local state runs, in milliseconds. */
+export interface ReloadIntervals {
+  /** Signing keys: a rotation done elsewhere is used for signing within this time. */
+  keys: number
+  /** Revoked sessions and inactive clients: docs/api.md promises every process within 5 s. */
+  revocations: number
+  /** The symbol catalog's fingerprint: a change elsewhere drops the cached lists. */
+  catalog: number
+  /** Every followed event stream's last sequence: the longest a lost wake-up delays an event. */
+  eventPoll: number
+  /** Deletes events older than EVENT_RETENTION_DAYS. */
+  eventPurge: number
+}
+
+export const DEFAULT_RELOAD_INTERVALS: Readonly<ReloadIntervals> = {
+  keys: KEY_RELOAD_INTERVAL_MS,
+  revocations: REVOCATION_REFRESH_INTERVAL_MS,
+  catalog: CATALOG_POLL_INTERVAL_MS,
+  eventPoll: 1000,
+  eventPurge: 3_600_000,
+}
+
+export interface OpenServicesOptions {
+  /** Shorter reloads, for tests that wait for a change made elsewhere to be picked up. */
+  intervals?: Partial<ReloadIntervals>
+}
 
 declare module '../core/context.ts' {
   // The services every request context carries (see the note on `Services` there).
@@ -65,7 +89,8 @@ declare module '../core/context.ts' {
  * Opens the database, applies migrations, loads signing keys and revocations, and starts their
  * background reloads: everything a server needs. `closeServices` stops it all.
  */
-export async function openServices(config: Config, logger: Logger): Promise<Services> {
+export async function openServices(config: Config, logger: Logger, options: OpenServicesOptions = {}): Promise<Services> {
+  const intervals: ReloadIntervals = { ...DEFAULT_RELOAD_INTERVALS, ...options.intervals }
   const database = await openDatabase(config, logger)
   const metrics = new Metrics(database.connections)
   const rateLimits = new RateLimits(config, logger, metrics)
@@ -80,9 +105,9 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     await revocations.reload()
     const symbolsCache = new SymbolsCache(database.db)
     await symbolsCache.check()
-    keys.start(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }, 'signing key reload failed'))
-    revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }, 'revocation reload failed'))
-    symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }, 'symbol catalog check failed'))
+    keys.start(intervals.keys, (err) => logger.warn({ err }, 'signing key reload failed'))
+    revocations.start(intervals.revocations, (err) => logger.warn({ err }, 'revocation reload failed'))
+    symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }, 'symbol catalog check failed'))
     const verifier = new TokenVerifier(keys, config, revocations)
     const sessionWrites = new SessionWrites(database.db, {
       maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize),
@@ -90,7 +115,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
     })
     const db = database.db
     const events = new EventHub({ read: (key, after, limit) => readEvents(db, key, after, limit), lastSequences: (keys) => lastSequences(db, keys) }, logger, {
-      pollMs: EVENT_POLL_MS,
+      pollMs: intervals.eventPoll,
       maxStreamsPerClient: config.maxStreamsPerClient,
     })
     events.start()
@@ -112,7 +137,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
         )
       : undefined
     const eventRetention = new EventRetention(db, config.eventRetentionDays)
-    eventRetention.start(EVENT_PURGE_INTERVAL_MS, (err) => logger.warn({ err }, 'event purge failed'))
+    eventRetention.start(intervals.eventPurge, (err) => logger.warn({ err }, 'event purge failed'))
     const matching = new Matching(database.db, {
       // Half the pool, so reads and other writes always find a connection; the embedded database
       // is one connection, used without transactions (one process: it is the only matcher).
@@ -146,6 +171,7 @@ export async function openServices(config: Config, logger: Logger): Promise<Serv
       eventNotifications,
       eventRetention,
       marketDay,
+      intervals,
     }
   } catch (error) {
     await rateLimits.close()

@@ -1,22 +1,19 @@
 import { sql } from 'kysely'
 
 import type { Services } from '../../src/core/context.ts'
-import { KEY_RELOAD_INTERVAL_MS } from '../../src/modules/auth/keys/signing-keys.ts'
-import { REVOCATION_REFRESH_INTERVAL_MS } from '../../src/modules/auth/sessions/revocations.ts'
-import { CATALOG_POLL_INTERVAL_MS } from '../../src/modules/exchange/symbols/caches/symbols-cache.ts'
 import { eventually } from './eventually.ts'
 
-/** Runs `fn` with the periodic reloads stopped, so statement counts see only the requests' own. */
+/** Runs `fn` with the periodic reloads stopped, so statement counts see only the requests' own; restarts them at the server's intervals. */
 export async function withoutBackgroundPolls(services: Services, fn: () => Promise<void>): Promise<void> {
-  const { keys, revocations, symbolsCache, logger } = services
+  const { keys, revocations, symbolsCache, logger, intervals } = services
   await Promise.all([keys.stop(), revocations.stop(), symbolsCache.stop()])
   try {
     await noStatementRunning(services)
     await fn()
   } finally {
-    keys.start(KEY_RELOAD_INTERVAL_MS, (err) => logger.warn({ err }))
-    revocations.start(REVOCATION_REFRESH_INTERVAL_MS, (err) => logger.warn({ err }))
-    symbolsCache.start(CATALOG_POLL_INTERVAL_MS, (err) => logger.warn({ err }))
+    keys.start(intervals.keys, (err) => logger.warn({ err }))
+    revocations.start(intervals.revocations, (err) => logger.warn({ err }))
+    symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }))
   }
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 
 import { EventHub, type EventSink } from './event-hub.ts'
 import type { StoredEvent, StreamKey } from './events.repository.ts'
@@ -67,6 +67,9 @@ const step = fc.oneof(
 
 describe('EventHub', () => {
   it('delivers every event after the starting point exactly once, in order, however commits and reads interleave', async () => {
+    // Slow sinks and the quiet rounds wait on timers: faked, so 200 runs do not idle for real milliseconds.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    onTestFinished(() => void vi.useRealTimers())
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 60 }), fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 200 }), async (steps, delays) => {
         const table = new MemoryEvents()
@@ -107,7 +110,7 @@ describe('EventHub', () => {
         // Quiet: a poll and enough turns let every open subscriber catch up with everything committed.
         for (let round = 0; round < 20; round++) {
           await hub.poll()
-          await new Promise((resolve) => setTimeout(resolve, 1))
+          await vi.advanceTimersByTimeAsync(1)
         }
         for (const r of recorders) {
           expect(r.got).toEqual(r.got.map((_, i) => r.after + i + 1))

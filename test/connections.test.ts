@@ -91,6 +91,27 @@ describe('connections idle before their first request (CONNECTION_IDLE_SECONDS)'
   })
 })
 
+describe('closing the server', () => {
+  it('ends connections that sent no request at once, not after their idle time', async () => {
+    // Idle connections are given long: what must end them is the close.
+    const closing = await startTestServer({ CONNECTION_IDLE_SECONDS: '600' })
+    try {
+      const silent = await open(closing)
+      const partial = await open(closing)
+      partial.socket.write('GET /healthz HT')
+      const accepted = () =>
+        new Promise<number>((resolve, reject) => closing.running.server.getConnections((error, count) => (error ? reject(error) : resolve(count))))
+      await eventually(async () => ((await accepted()) === 2 ? true : undefined), 20_000)
+      // The listener's own close: half its 10 s drain limit (src/http/listen.ts), which would
+      // otherwise be what cuts them.
+      await within(closing.running.close(), 5_000, 'server closed')
+      for (const connection of [silent, partial]) expect((await within(connection.closed, 5_000, 'connection closed')).received).toBe(0)
+    } finally {
+      await closing.close()
+    }
+  })
+})
+
 describe('connections per address (MAX_CONNECTIONS_PER_ADDRESS)', () => {
   // Idle connections are given long here: what closes the extra one is the cap.
   const idleSeconds = 120

@@ -44,8 +44,10 @@ export async function listen<L extends Listener>(app: L, port: number, host: str
   server.requestTimeout = 30_000
   const inFlight = new Set<ServerResponse>()
   let draining = false
-  // Until its first request: the timer that closes a connection that sends none.
-  const awaitingRequest = new WeakMap<Socket, NodeJS.Timeout>()
+  // Until its first request: the timer that closes a connection that sends none. Closing the
+  // server ends these at once: they hold no request, and the HTTP server's own sweep of idle
+  // connections leaves them to their timer.
+  const awaitingRequest = new Map<Socket, NodeJS.Timeout>()
   const perAddress = new Map<string, number>()
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? ''
@@ -57,6 +59,7 @@ export async function listen<L extends Listener>(app: L, port: number, host: str
     awaitingRequest.set(socket, idle)
     socket.once('close', () => {
       clearTimeout(idle)
+      awaitingRequest.delete(socket)
       const left = (perAddress.get(address) ?? 1) - 1
       if (left > 0) perAddress.set(address, left)
       else perAddress.delete(address)
@@ -109,6 +112,7 @@ export async function listen<L extends Listener>(app: L, port: number, host: str
           resolve()
         })
         server.closeIdleConnections()
+        for (const socket of awaitingRequest.keys()) socket.destroy()
       })),
   }
 }

@@ -134,7 +134,7 @@ describe('fuzzing', () => {
       worstChunk = Math.max(worstChunk, chunk.ms)
       if (chunk.ms <= MAX_LOOP_HOLD_MS) continue
       // Twenty requests at once may add up to a long turn; only one that holds the loop by itself,
-      // on each of two tries alone, beyond what a benign request of its size holds it, is a fault.
+      // on each of three tries alone, beyond what a benign request of its size holds it, is a fault.
       // Those in flight during no long turn held it for less.
       for (let i = from; i < to; i++) {
         const [sent, answered] = inFlight[i]!
@@ -145,10 +145,15 @@ describe('fuzzing', () => {
         if (first <= MAX_LOOP_HOLD_MS) continue
         const usual = (await held(() => sendRaw(port, benignOfSize(request.bytes.length), { expected: 1 }))).ms
         const bound = Math.max(MAX_LOOP_HOLD_MS, TIMES_REFERENCE * usual)
+        if (first <= bound) continue
+        // A garbage collection of this process's heap (megabyte bodies) holds the loop now and
+        // then whatever request is in flight: a fault holds it on every try.
         const second = (await held(() => send(request))).ms
-        if (first > bound && second > bound) {
+        if (second <= bound) continue
+        const third = (await held(() => send(request))).ms
+        if (third > bound) {
           blockers.push(
-            `${request.kind} held the event loop ${first.toFixed(0)} and ${second.toFixed(0)} ms (bound ${bound.toFixed(0)}): ${show(request.bytes)}`,
+            `${request.kind} held the event loop ${first.toFixed(0)}, ${second.toFixed(0)} and ${third.toFixed(0)} ms (bound ${bound.toFixed(0)}): ${show(request.bytes)}`,
           )
         }
       }

@@ -8,16 +8,13 @@ import { rotateSigningKeys } from '../src/modules/auth/keys/signing-keys.ts'
 import { signAccessToken, signRefreshToken } from '../src/modules/auth/tokens/tokens.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { eventually } from './helpers/eventually.ts'
-import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
-
-// A key rotated elsewhere is used for signing from the next reload: a short one, so the test waits little.
-const KEY_RELOAD_MS = 100
+import { SHORT_RELOAD_MS, startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
 let bank: TestClient
 
 beforeAll(async () => {
-  server = await startTestServer({}, undefined, { intervals: { keys: KEY_RELOAD_MS } })
+  server = await startTestServer({}, undefined, { intervals: { keys: SHORT_RELOAD_MS } })
   bank = await createTestClient(server)
 })
 afterAll(async () => {
@@ -102,7 +99,7 @@ describe('key rotation', () => {
         return kidOf(token) === newKid ? token : undefined
       },
       10_000,
-      KEY_RELOAD_MS / 2,
+      SHORT_RELOAD_MS / 2,
     )
 
     const jwks = await fetchJwks()

@@ -8,18 +8,16 @@ import { deactivateClient, revokeSessionsOfClient, rotateClientSecret } from '..
 import { RevocationCache } from '../src/modules/auth/sessions/revocations.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { eventually } from './helpers/eventually.ts'
-import { startTestServer, type TestServer } from './helpers/server.ts'
+import { SHORT_RELOAD_MS, startTestServer, type TestServer } from './helpers/server.ts'
 
 const REVOKED = { message: 'JWT has been revoked', error: 'Unauthorized', detail: 'JWT has been revoked' }
 
-// A revocation made elsewhere is seen at the next reload: a short one, so the tests wait little for it.
-const RELOAD_MS = 100
 // Only how long a test waits before failing when reloads are broken.
 const GIVE_UP_MS = 5000
 
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer({}, undefined, { intervals: { revocations: RELOAD_MS } })
+  server = await startTestServer({}, undefined, { intervals: { revocations: SHORT_RELOAD_MS } })
 })
 afterAll(async () => {
   await server?.close()
@@ -35,7 +33,7 @@ async function expectRefused(clientId: string, token: string) {
       return r.status === 200 ? undefined : r
     },
     GIVE_UP_MS,
-    RELOAD_MS / 2,
+    SHORT_RELOAD_MS / 2,
   )
   expect(res.status).toBe(401)
   expect(res.body).toEqual(REVOKED)

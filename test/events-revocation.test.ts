@@ -6,14 +6,11 @@ import { openSse, type SseClient } from './helpers/event-stream.ts'
 import { eventually } from './helpers/eventually.ts'
 import { createMarket } from './helpers/markets.ts'
 import { placeOrder } from './helpers/orders.ts'
-import { startTestServer, type TestServer } from './helpers/server.ts'
+import { SHORT_RELOAD_MS, startTestServer, type TestServer } from './helpers/server.ts'
 
 const EVENTS = '/api/exchange/v1/events'
 const ORDER_EVENTS = 'subscription { orderEvents { sequence type } }'
 const MARKET_EVENTS = 'subscription($symbol: String!) { marketEvents(symbol: $symbol) { sequence type } }'
-// A revocation made elsewhere reaches the streams at the next reload: a short one, so the tests
-// wait little for it (test/auth-revocation.test.ts checks the default keeps docs/api.md's 5 s).
-const RELOAD_MS = 100
 // Only how long a test waits before failing when streams are not ended.
 const GIVE_UP_MS = 5000
 
@@ -21,7 +18,7 @@ let server: TestServer
 const streams: SseClient[] = []
 
 beforeAll(async () => {
-  server = await startTestServer({}, undefined, { intervals: { revocations: RELOAD_MS } })
+  server = await startTestServer({}, undefined, { intervals: { revocations: SHORT_RELOAD_MS } })
 })
 afterAll(async () => {
   for (const stream of streams) stream.close()

@@ -9,15 +9,12 @@ import { withoutBackgroundPolls } from './helpers/background.ts'
 import { onPostgres } from './helpers/database.ts'
 import { eventually } from './helpers/eventually.ts'
 import { runCli } from './helpers/process.ts'
-import { startTestServer, type TestServer } from './helpers/server.ts'
-
-// A catalog change made elsewhere is seen at the next check: a short one, so the tests wait little.
-const CATALOG_CHECK_MS = 100
+import { SHORT_RELOAD_MS, startTestServer, type TestServer } from './helpers/server.ts'
 
 let server: TestServer
 let bank: TestClient
 beforeAll(async () => {
-  server = await startTestServer({}, undefined, { intervals: { catalog: CATALOG_CHECK_MS } })
+  server = await startTestServer({}, undefined, { intervals: { catalog: SHORT_RELOAD_MS } })
   await seedDemoMarket(server.services.db)
   bank = await createTestClient(server)
 })
@@ -35,7 +32,7 @@ const GIVE_UP_MS = 5000
 
 /** Polls until `check` holds (after the next catalog check). */
 async function seen(check: () => Promise<boolean>): Promise<void> {
-  await eventually(async () => ((await check()) ? true : undefined), GIVE_UP_MS, CATALOG_CHECK_MS / 2)
+  await eventually(async () => ((await check()) ? true : undefined), GIVE_UP_MS, SHORT_RELOAD_MS / 2)
 }
 
 describe('symbol list cache', () => {

@@ -11,7 +11,7 @@ import { withoutBackgroundPolls } from './helpers/background.ts'
 import { eventually } from './helpers/eventually.ts'
 import { LogSink } from './helpers/log-sink.ts'
 import { placeOrder, usdBuy } from './helpers/orders.ts'
-import { startTestServer, type TestServer } from './helpers/server.ts'
+import { SHORT_RELOAD_MS, startTestServer, type TestServer } from './helpers/server.ts'
 
 // Counts the executions of the catalog's root resolvers (the schema object the server serves).
 const executions = { symbols: 0, symbol: 0 }
@@ -27,15 +27,12 @@ for (const name of ['symbols', 'symbol'] as const) {
   }
 }
 
-// A catalog change made elsewhere is seen at the next check: a short one, so the tests wait little.
-const CATALOG_CHECK_MS = 100
-
 let server: TestServer
 let bank: TestClient
 let sink: LogSink
 beforeAll(async () => {
   sink = new LogSink()
-  server = await startTestServer({ LOG_LEVEL: 'info' }, undefined, { logDestination: sink, intervals: { catalog: CATALOG_CHECK_MS } })
+  server = await startTestServer({ LOG_LEVEL: 'info' }, undefined, { logDestination: sink, intervals: { catalog: SHORT_RELOAD_MS } })
   await seedDemoMarket(server.services.db)
   bank = await createTestClient(server)
 })
@@ -66,7 +63,7 @@ const GIVE_UP_MS = 5000
 
 /** Polls until `check` holds (after the next catalog check). */
 async function seen(check: () => Promise<boolean>): Promise<void> {
-  await eventually(async () => ((await check()) ? true : undefined), GIVE_UP_MS, CATALOG_CHECK_MS / 2)
+  await eventually(async () => ((await check()) ? true : undefined), GIVE_UP_MS, SHORT_RELOAD_MS / 2)
 }
 
 describe('GraphQL symbol result cache', () => {

@@ -12,6 +12,12 @@ import { createTestDatabase, type TestDatabase } from './database.ts'
 
 export const TEST_BASE_URL = 'http://exchange.test'
 
+/**
+ * The reload interval of tests that wait for a change made elsewhere (a revocation, a key
+ * rotation, a catalog change) to be picked up: short, so they wait little for it.
+ */
+export const SHORT_RELOAD_MS = 100
+
 export interface TestServer {
   url: string
   services: Services

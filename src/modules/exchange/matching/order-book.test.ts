@@ -334,14 +334,7 @@ describe('OrderBook time in force and amends', () => {
  * The reference model: a flat array of resting orders, re-filtered and re-sorted naively for every
  * match, with arithmetic straight from decimal.ts.
  */
-interface ModelOrder {
-  uid: string
-  tenantId: string
-  side: Side
-  price: DecimalValue
-  remaining: DecimalValue
-  seq: bigint
-}
+type ModelOrder = RestingOrder
 
 interface ModelFill {
   makerUid: string

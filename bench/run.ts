@@ -115,7 +115,7 @@ interface Scenario {
   /** Run only when this holds (a scenario needing seeded data). */
   enabled?: boolean
   /** A second yardstick measured right before the scenario, and the ratio to it this scenario must reach. */
-  compare?: { yardstick: Yardstick; goal: number }
+  compare?: { yardstick: Yardstick; goal?: number }
 }
 
 /** What a scenario is compared with besides the baseline: another server, or the service on another path. */
@@ -277,6 +277,9 @@ async function main() {
     // A document never sent before in each request: the root field's alias is new each time.
     let documents = 0
     const firstSeenBody = () => JSON.stringify({ query: `{ s${documents++}: symbols(limit: 100) { total offset limit items { ${symbolFields} } } }` })
+    // A document of a new form in each request (a fragment named anew): nothing known applies.
+    const newFormQuery = (n: number) => `{ ...F${n} } fragment F${n} on Query { symbols(limit: 100) { total offset limit items { ${symbolFields} } } }`
+    const newFormBody = () => JSON.stringify({ query: newFormQuery(documents++) })
     // The REST orders list's fields, in GraphQL spelling.
     const graphqlOrders = JSON.stringify({
       query: `{ orders(limit: 100) { total offset limit items { uid createdAt updatedAt isDeleted metaData userId tenantId clientOrderId symbol side type quantity price status filledQuantity averagePrice cancelReason } } }`,
@@ -321,24 +324,26 @@ async function main() {
     // so it too parses and validates every one (Yoga's caches are keyed by the query text).
     let plainDocuments = 0
     const plainFirstSeenBody = () => JSON.stringify({ query: `{ s${plainDocuments++}: symbols(limit: 100) { total offset limit items { ${symbolFields} } } }` })
-    const plainYogaFirstSeenStick: Yardstick = {
-      name: 'plain Yoga + jose (first-seen documents)',
+    const plainYogaStickOf = (what: string, body: () => string): Yardstick => ({
+      name: `plain Yoga + jose (${what})`,
       url: () => plainYogaUrl,
       cpu: plainYogaStick.cpu,
       scenario: {
-        name: 'plain Yoga + jose, first-seen documents',
+        name: `plain Yoga + jose, ${what}`,
         options: () => ({
           requests: [
             {
               method: 'POST',
               path: '/graphql',
               headers: { authorization: `Bearer ${plainToken}`, 'content-type': 'application/json' },
-              setupRequest: (req: any) => ({ ...req, body: plainFirstSeenBody() }),
+              setupRequest: (req: any) => ({ ...req, body: body() }),
             },
           ],
         }),
       },
-    }
+    })
+    const plainYogaFirstSeenStick = plainYogaStickOf('first-seen documents', plainFirstSeenBody)
+    const plainYogaNewFormStick = plainYogaStickOf('new forms', () => JSON.stringify({ query: newFormQuery(plainDocuments++) }))
     const restOrdersStick: Yardstick = {
       name: 'REST orders list (same minute)',
       url: () => service.url,
@@ -421,6 +426,12 @@ async function main() {
         options: () => gqlRequest(firstSeenBody),
       },
       {
+        // Reported, no goal: what a document of a form the service has not seen costs (docs/performance.md).
+        name: 'GraphQL symbols (new forms, both sides)',
+        compare: { yardstick: plainYogaNewFormStick },
+        options: () => gqlRequest(newFormBody),
+      },
+      {
         name: 'GraphQL orders(limit: 100)',
         compare: { yardstick: restOrdersStick, goal: 0.7 },
         options: (url) => ({ url: `${url}/graphql`, method: 'POST', headers: auth, body: graphqlOrders }),
@@ -481,7 +492,8 @@ async function main() {
       judge(result, scenario.goal, scenario.p99)
       if (scenario.compare && stick) {
         const ratio = Number((result.requestsPerSec / stick.requestsPerSec).toFixed(3))
-        const goalMet = ratio >= scenario.compare.goal && result.errors === 0 && stick.errors === 0
+        const goal = scenario.compare.goal
+        const goalMet = (goal === undefined || ratio >= goal) && result.errors === 0 && stick.errors === 0
         result.yardstick = {
           name: scenario.compare.yardstick.name,
           requestsPerSec: stick.requestsPerSec,
@@ -489,7 +501,7 @@ async function main() {
           ...(stick.serviceCpuUs !== undefined ? { cpuUs: stick.serviceCpuUs } : {}),
           ...(stick.loadCpuUs !== undefined ? { loadCpuUs: stick.loadCpuUs } : {}),
           ratio,
-          goal: `≥ ${scenario.compare.goal.toFixed(2)}×`,
+          goal: goal === undefined ? 'reported' : `≥ ${goal.toFixed(2)}×`,
           goalMet,
         }
         errors += stick.errors

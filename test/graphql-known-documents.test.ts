@@ -61,9 +61,8 @@ const ORDERS = `query Mine($limit: Int, $offset: Int, $status: [OrderStatus!]) {
     }
   }
 }`
-let unique = 0
-/** The same operation as a document Yoga has never seen (a new comment each time): Yoga's own answer. */
-const yogaBody = (query: string, variables: object) => JSON.stringify({ query: `${query}\n# reference ${unique++}`, variables })
+/** The same request with a parameter only Yoga reads (`extensions`): Yoga's own answer. */
+const yogaBody = (query: string, variables: object) => JSON.stringify({ query, variables, extensions: {} })
 const knownBody = (query: string, variables: object) => JSON.stringify({ query, variables })
 
 describe('known GraphQL documents answered before Yoga', () => {
@@ -163,5 +162,49 @@ describe('known GraphQL documents answered before Yoga', () => {
     expect(unscoped.known).toBe(false)
     expect([unscoped.status, unscoped.text]).toEqual([unscopedReference.status, unscopedReference.text])
     expect(JSON.parse(unscoped.text).errors[0].extensions.code).toBe('FORBIDDEN')
+  })
+})
+
+describe('documents of a known form answered before Yoga', () => {
+  // ORDERS with aliases at the top and below a list, and in a fragment.
+  const aliased = (mine: string, item: string, when: string, comment = '') =>
+    `query Aliased($limit: Int) {${comment} ${mine}: orders(limit: $limit, orderBy: { field: created_at, direction: asc }) { total items { ${item}: uid ...When } } }
+     fragment When on Order { ${when}: createdAt status }`
+
+  it('answers other aliases, spacing and comments of a known document exactly as Yoga does', async () => {
+    expect((await send(knownBody(aliased('mine', 'id', 'at'), { limit: 3 }), bank.token)).known).toBe(false)
+    const variants = [
+      aliased('board', 'key', 'since', '\n  # a dashboard\n'),
+      aliased('__proto__', 'x', 'y'),
+      aliased('mine', 'id', 'at').replace(/ /g, '\n,  '),
+    ]
+    for (const [i, query] of variants.entries()) {
+      const variables = { limit: i + 1 }
+      const sent = await send(knownBody(query, variables), bank.token)
+      const reference = await send(yogaBody(query, variables), bank.token)
+      expect([sent.known, reference.known]).toEqual([true, false])
+      expect(sent.status).toBe(200)
+      expect(JSON.parse(reference.text).errors).toBeUndefined()
+      expect(sent.text).toBe(reference.text)
+    }
+    // Another tenant's request of that form is answered with its own orders.
+    const otherTenant = await send(knownBody(aliased('theirs', 'id', 'at'), { limit: 100 }), other.token)
+    expect(otherTenant.known).toBe(true)
+    expect(JSON.parse(otherTenant.text).data.theirs.items.map((o: { id: string }) => o.id)).toEqual([otherOrder])
+  })
+
+  it('leaves to Yoga a document whose aliases are paired otherwise, and answers its error as Yoga does', async () => {
+    const known = '{ a: orders(limit: 1) { total } b: order(uid: "00000000-0000-0000-0000-000000000000") { uid } }'
+    await send(knownBody(known, {}), bank.token)
+    expect((await send(knownBody(known.replace('a:', 'c:'), {}), bank.token)).known).toBe(true)
+    // One key for two fields: refused by validation, so never of the known form.
+    const clashing = known.replace('b:', 'a:')
+    const sent = await send(knownBody(clashing, {}), bank.token)
+    const reference = await send(yogaBody(clashing, {}), bank.token)
+    expect(sent.known).toBe(false)
+    expect([sent.status, sent.text]).toEqual([reference.status, reference.text])
+    expect(JSON.parse(sent.text).errors[0].message).toContain('Fields "a" conflict')
+    // An alias that is also a field's name is the field's key: another form.
+    expect((await send(knownBody(known.replace('a:', 'total:'), {}), bank.token)).known).toBe(false)
   })
 })

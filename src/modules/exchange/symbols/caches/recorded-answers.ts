@@ -4,6 +4,8 @@ import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperati
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
+import { type AliasedKeys, aliasedKeys, documentForm, onlyTopLevel, renameKeys } from '../../../../graphql/document-forms.ts'
+import { GRAPHQL_LIMITS } from '../../../../graphql/limits.ts'
 import { isPlainSuccess } from '../../../../graphql/plain-results.ts'
 import type { SharedResult } from '../../../../graphql/shared-queries.ts'
 import { firstOutOfBounds } from '../../../../http/json-body.ts'
@@ -37,6 +39,27 @@ interface Params {
   variables: Record<string, unknown> | null | undefined
 }
 
+/**
+ * A known document's shape, found by its form: a document of that form answered without errors,
+ * its numbered aliases, and where they are in its result (computed when first needed; null when
+ * the document selects too much to map).
+ */
+interface Form {
+  shape: Shape
+  aliases: readonly string[]
+  keys?: AliasedKeys | null
+}
+
+/** A request's document, when it is of a known form but not the known document's text. */
+interface OfForm {
+  form: Form
+  /** This document's numbered aliases, by the form's numbers. */
+  aliases: readonly string[]
+}
+
+/** A catalog result's data, each top-level key with its value's JSON (to answer a document whose aliases are all at the top). */
+type TopLevelJson = [key: string, json: string][]
+
 interface Recording {
   headers: Record<string, string>
   body: Buffer
@@ -53,6 +76,8 @@ export type RecordingHandoff = {
   recordingKey?: string
   /** Where the answer's shape (all but the variables' part) is recorded, for a JSON body of plain parameters. */
   shapeKey?: string
+  /** Where the shape is recorded by its document's form too, with the document's numbered aliases. */
+  form?: { key: string; aliases: readonly string[] }
 }
 
 export interface RecordedAnswerHooks {
@@ -82,12 +107,17 @@ export interface RecordedAnswerHooks {
  * name and query text. A request with a known shape and new variables is executed here, by the
  * catalog result cache for a catalog-only document, else by `executeQuery` for a caller with a
  * token; only a result without errors is answered here (docs/performance.md, "What was done").
+ * A shape is found by its document's form too: a document that differs from a known one only in
+ * its aliases' names, whitespace, commas and comments is executed as the known one, and its result
+ * written with this document's keys (docs/performance.md, "Documents of one form").
  * It lives beside the catalog caches because the catalog's answers are the only ones it records whole.
  */
 export class RecordedAnswers implements CatalogAnswers {
   readonly results: CatalogResults
   readonly #recordings: ResultStore<Recording>
   readonly #shapes: ResultStore<Shape>
+  readonly #forms: ResultStore<Form>
+  readonly #topLevelJson: ResultStore<TopLevelJson>
   // A query Yoga answered without errors: its document, the catalog generation, and for a
   // catalog-only result the JSON the result cache answered with (the only answers recorded whole).
   readonly #answers = new WeakMap<RequestState, { json?: string; generation: number; document: DocumentNode }>()
@@ -106,6 +136,8 @@ export class RecordedAnswers implements CatalogAnswers {
     this.#recordings = new ResultStore(services.symbolsCache)
     // A shape (headers and validated document) holds whatever the catalog does: one generation, forever.
     this.#shapes = new ResultStore(SHAPES_GENERATION)
+    this.#forms = new ResultStore(SHAPES_GENERATION)
+    this.#topLevelJson = new ResultStore(services.symbolsCache)
   }
 
   /** Called by the result cache when it answers a request with a catalog-only result. */
@@ -138,7 +170,19 @@ export class RecordedAnswers implements CatalogAnswers {
     const shapeKey =
       params &&
       `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n${JSON.stringify(params.operationName ?? null)}\n${params.query}`
-    const shape = shapeKey === undefined ? undefined : this.#shapes.get(shapeKey)
+    let shape = shapeKey === undefined ? undefined : this.#shapes.get(shapeKey)
+    // Not the text of a known document: perhaps of its form (docs/performance.md, "Documents of one form").
+    let ofForm: OfForm | undefined
+    let newForm: RecordingHandoff['form']
+    if (params && shapeKey !== undefined && !shape) {
+      const written = documentForm(params.query, GRAPHQL_LIMITS.maxTokens)
+      const formKey = written && `${shapeKey.slice(0, shapeKey.length - params.query.length)}${written.key}`
+      const form = formKey === undefined ? undefined : this.#forms.get(formKey)
+      if (form && written && this.#keysOf(form, params) !== null) {
+        shape = form.shape
+        if (!sameAliases(form.aliases, written.aliases)) ofForm = { form, aliases: written.aliases }
+      } else if (written && formKey !== undefined) newForm = { key: formKey, aliases: written.aliases }
+    }
     // Variables that do not coerce run no resolver, so Yoga neither authenticates nor counts the caller: its answer.
     if (shape && params && this.#coerces(shape, params)) {
       requestContext = hooks.context(req, requestState)
@@ -147,15 +191,52 @@ export class RecordedAnswers implements CatalogAnswers {
       if (catalogKey !== undefined) {
         if (await mayReadCatalog(requestContext)) {
           const json = await this.#executeCatalog(catalogKey, shape, params, requestContext)
-          if (json !== undefined) return this.#answerFromShape(res, requestState, shape, json, hooks, { key: recordingKey, generation })
+          if (json !== undefined) {
+            const answer = ofForm ? this.#renamedCatalogJson(catalogKey, json, ofForm, generation) : json
+            return this.#answerFromShape(res, requestState, shape, answer, hooks, { key: recordingKey, generation })
+          }
         }
       } else if (requestContext.auth.hasCredentials) {
         // Anonymous callers go to Yoga, which counts them against their address as they arrive.
-        const json = await this.#executeKnown(shape, params, requestContext)
+        const json = await this.#executeKnown(shape, params, requestContext, ofForm)
         if (json !== undefined) return this.#answerFromShape(res, requestState, shape, json, hooks)
       }
     }
-    hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey, ...(shapeKey === undefined ? {} : { shapeKey }) })
+    hooks.yoga(withBody(req, body), res, {
+      requestState,
+      requestContext,
+      recordingKey,
+      ...(shapeKey === undefined ? {} : { shapeKey }),
+      ...(newForm === undefined ? {} : { form: newForm }),
+    })
+  }
+
+  /** Where the form's numbered aliases are in its result; null when its document selects too much to map. */
+  #keysOf(form: Form, params: Params): AliasedKeys | null {
+    if (form.keys === undefined) form.keys = aliasedKeys(form.shape.document, params.operationName, form.aliases) ?? null
+    return form.keys
+  }
+
+  /**
+   * A catalog result's JSON with the keys its document's aliases wrote renamed to this request's. With
+   * every alias at the top level (a dashboard naming its lists) the result's top-level values'
+   * JSON is kept beside it, and only the keys are written; otherwise the result is renamed whole.
+   */
+  #renamedCatalogJson(catalogKey: string, json: string, ofForm: OfForm, generation: number): string {
+    const keys = ofForm.form.keys!
+    if (!onlyTopLevel(keys)) return JSON.stringify({ data: renameKeys((JSON.parse(json) as { data: unknown }).data, keys, ofForm.aliases) })
+    let values = this.#topLevelJson.get(catalogKey)
+    if (!values) {
+      const data = (JSON.parse(json) as { data: Record<string, unknown> }).data
+      values = Object.entries(data).map(([key, value]) => [key, JSON.stringify(value)])
+      this.#topLevelJson.set(catalogKey, values, json.length, generation)
+    }
+    // The JSON.stringify of `{ data }` with the keys renamed, key by key.
+    const members = values.map(([key, value]) => {
+      const alias = keys.get(key)?.alias
+      return `${JSON.stringify(alias === undefined ? key : ofForm.aliases[alias])}:${value}`
+    })
+    return `{"data":{${members.join(',')}}}`
   }
 
   #coerces(shape: Shape, params: Params): boolean {
@@ -180,9 +261,11 @@ export class RecordedAnswers implements CatalogAnswers {
    * The JSON of any other known query's result for this caller, as bytes when the result is shared
    * (made once for all who share it); undefined for a result with errors (Yoga executes it again).
    */
-  async #executeKnown(shape: Shape, params: Params, ctx: RequestContext): Promise<string | Buffer | undefined> {
+  async #executeKnown(shape: Shape, params: Params, ctx: RequestContext, ofForm?: OfForm): Promise<string | Buffer | undefined> {
     const result = await this.executeQuery(this.#executionArgs(shape, params, ctx))
     if (!isPlainSuccess(result)) return undefined
+    // What Yoga writes for this request's document: the known one's result, its aliases' keys renamed.
+    if (ofForm) return JSON.stringify({ data: renameKeys(result.data, ofForm.form.keys!, ofForm.aliases) })
     if ('bytes' in result && typeof result.bytes === 'function') return (result as SharedResult).bytes()
     // What Yoga's result processor writes for a result without errors or extensions.
     return result.stringify ? result.stringify(result) : JSON.stringify({ data: result.data })
@@ -228,6 +311,7 @@ export class RecordedAnswers implements CatalogAnswers {
         const shape = { headers: shapeHeaders, document: answer.document, operationName: handoff.requestState.operationName }
         // A document's AST is kept beside its text: about as large again.
         this.#shapes.set(handoff.shapeKey, shape, 2 * handoff.shapeKey.length, SHAPES_GENERATION.generation)
+        if (handoff.form) this.#forms.set(handoff.form.key, { shape, aliases: handoff.form.aliases }, 3 * handoff.form.key.length, SHAPES_GENERATION.generation)
       },
     }
   }
@@ -266,6 +350,8 @@ export class RecordedAnswers implements CatalogAnswers {
     res.end(body)
   }
 }
+
+const sameAliases = (a: readonly string[], b: readonly string[]) => a.every((alias, i) => alias === b[i])
 
 /**
  * The GraphQL parameters of a JSON body that holds `query` and optionally `operationName` and

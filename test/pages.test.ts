@@ -16,7 +16,7 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
   // Each page loads once for the tests that read it: a load is most of the CPU these tests cost
   // (Swagger UI's and GraphiQL's bundles parsed and rendered), and the tests that act on a page
   // start from what a first visit shows (the GraphiQL tests only read it before the one that types).
-  let docs: { page: Page; requests: string[]; errors: string[]; document: Promise<unknown> }
+  let docs: { page: Page; requests: string[]; errors: string[]; openapi: Promise<unknown> }
   let graphiql: { page: Page; requests: string[]; introspection: Promise<unknown> }
   beforeAll(async () => {
     ;[server, browser] = await Promise.all([startTestServer(), launchChromium()])
@@ -35,9 +35,9 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text())
     })
-    const document = page.waitForResponse((r) => new URL(r.url()).pathname === '/openapi.json', { timeout: 120_000 })
+    const openapi = page.waitForResponse((r) => new URL(r.url()).pathname === '/openapi.json', { timeout: 120_000 })
     await page.goto(`${server.url}/docs`)
-    return { page, requests, errors, document }
+    return { page, requests, errors, openapi }
   }
 
   async function openGraphiQL() {
@@ -51,7 +51,7 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
   }
 
   it('/docs renders the API reference with the login operation, and requests nothing from another origin', { timeout: 180_000 }, async () => {
-    const { page, requests, errors, document } = docs
+    const { page, requests, errors, openapi } = docs
     const login = page.locator('#operations-auth-login')
     await login.waitFor({ timeout: 30_000 })
     expect(await login.locator('.opblock-summary-path').first().innerText()).toContain('/api/sso/v1/auth/login')
@@ -63,7 +63,7 @@ describe.skipIf(skip)('pages in headless Chromium, offline', () => {
     expect(await login.innerText()).toContain('invalid_credentials')
     // What the page fetches it fetches on loading and for the document: waiting for the network to
     // fall quiet instead cost 30 s on a busy host, and judged nothing more.
-    await Promise.all([page.waitForLoadState('load'), document])
+    await Promise.all([page.waitForLoadState('load'), openapi])
     expect(elsewhere(requests, server.url)).toEqual([])
     expect(requests).toContain(`${server.url}/openapi.json`)
     expect(errors).toEqual([])

@@ -158,7 +158,9 @@ export class RecordedAnswers implements CatalogAnswers {
     const { body, complete } = await readBody(req, length)
     // The client went away mid-body: Yoga answers (and logs) the part that came, as it always did.
     if (!complete) return hooks.yoga(withBody(req, body), res, { requestState })
-    const recordingKey = `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n${body.toString('latin1')}`
+    // What Yoga's answer depends on besides the body.
+    const headersKey = `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n`
+    const recordingKey = `${headersKey}${body.toString('latin1')}`
     const recording = this.#recordings.get(recordingKey)
     let requestContext: RequestContext | undefined
     if (recording) {
@@ -167,22 +169,13 @@ export class RecordedAnswers implements CatalogAnswers {
       return hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey })
     }
     const params = JSON_REQUEST.test(req.headers['content-type'] ?? '') ? plainParams(body) : undefined
-    const shapeKey =
-      params &&
-      `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n${JSON.stringify(params.operationName ?? null)}\n${params.query}`
+    const shapePrefix = params && `${headersKey}${JSON.stringify(params.operationName ?? null)}\n`
+    const shapeKey = params && `${shapePrefix}${params.query}`
     let shape = shapeKey === undefined ? undefined : this.#shapes.get(shapeKey)
-    // Not the text of a known document: perhaps of its form (docs/performance.md, "Documents of one form").
+    // Not the text of a known document: perhaps of its form.
     let ofForm: OfForm | undefined
     let newForm: RecordingHandoff['form']
-    if (params && shapeKey !== undefined && !shape) {
-      const written = documentForm(params.query, GRAPHQL_LIMITS.maxTokens)
-      const formKey = written && `${shapeKey.slice(0, shapeKey.length - params.query.length)}${written.key}`
-      const form = formKey === undefined ? undefined : this.#forms.get(formKey)
-      if (form && written && this.#keysOf(form, params) !== null) {
-        shape = form.shape
-        if (!sameAliases(form.aliases, written.aliases)) ofForm = { form, aliases: written.aliases }
-      } else if (written && formKey !== undefined) newForm = { key: formKey, aliases: written.aliases }
-    }
+    if (params && shapePrefix !== undefined && !shape) ({ shape, ofForm, newForm } = this.#byForm(shapePrefix, params))
     // Variables that do not coerce run no resolver, so Yoga neither authenticates nor counts the caller: its answer.
     if (shape && params && this.#coerces(shape, params)) {
       requestContext = hooks.context(req, requestState)
@@ -211,6 +204,20 @@ export class RecordedAnswers implements CatalogAnswers {
     })
   }
 
+  /**
+   * The known shape of the request's document's form (docs/performance.md, "Documents of one form"),
+   * with this document's aliases where they differ from the known one's; else the form to record
+   * beside this document's shape once Yoga has answered it.
+   */
+  #byForm(shapePrefix: string, params: Params): { shape?: Shape; ofForm?: OfForm; newForm?: RecordingHandoff['form'] } {
+    const written = documentForm(params.query, GRAPHQL_LIMITS.maxTokens)
+    if (!written) return {}
+    const key = `${shapePrefix}${written.key}`
+    const form = this.#forms.get(key)
+    if (!form || this.#keysOf(form, params) === null) return { newForm: { key, aliases: written.aliases } }
+    return sameAliases(form.aliases, written.aliases) ? { shape: form.shape } : { shape: form.shape, ofForm: { form, aliases: written.aliases } }
+  }
+
   /** Where the form's numbered aliases are in its result; null when its document selects too much to map. */
   #keysOf(form: Form, params: Params): AliasedKeys | null {
     if (form.keys === undefined) form.keys = aliasedKeys(form.shape.document, params.operationName, form.aliases) ?? null
@@ -224,7 +231,7 @@ export class RecordedAnswers implements CatalogAnswers {
    */
   #renamedCatalogJson(catalogKey: string, json: string, ofForm: OfForm, generation: number): string {
     const keys = ofForm.form.keys!
-    if (!onlyTopLevel(keys)) return JSON.stringify({ data: renameKeys((JSON.parse(json) as { data: unknown }).data, keys, ofForm.aliases) })
+    if (!onlyTopLevel(keys)) return renamedJson((JSON.parse(json) as { data: unknown }).data, ofForm)
     let values = this.#topLevelJson.get(catalogKey)
     if (!values) {
       const data = (JSON.parse(json) as { data: Record<string, unknown> }).data
@@ -265,7 +272,7 @@ export class RecordedAnswers implements CatalogAnswers {
     const result = await this.executeQuery(this.#executionArgs(shape, params, ctx))
     if (!isPlainSuccess(result)) return undefined
     // What Yoga writes for this request's document: the known one's result, its aliases' keys renamed.
-    if (ofForm) return JSON.stringify({ data: renameKeys(result.data, ofForm.form.keys!, ofForm.aliases) })
+    if (ofForm) return renamedJson(result.data, ofForm)
     if ('bytes' in result && typeof result.bytes === 'function') return (result as SharedResult).bytes()
     // What Yoga's result processor writes for a result without errors or extensions.
     return result.stringify ? result.stringify(result) : JSON.stringify({ data: result.data })
@@ -352,6 +359,9 @@ export class RecordedAnswers implements CatalogAnswers {
 }
 
 const sameAliases = (a: readonly string[], b: readonly string[]) => a.every((alias, i) => alias === b[i])
+
+/** What Yoga writes for a document of a known form: the known document's data, its aliases' keys renamed to this one's. */
+const renamedJson = (data: unknown, ofForm: OfForm) => JSON.stringify({ data: renameKeys(data, ofForm.form.keys!, ofForm.aliases) })
 
 /**
  * The GraphQL parameters of a JSON body that holds `query` and optionally `operationName` and

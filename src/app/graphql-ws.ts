@@ -16,6 +16,7 @@ import { firstOutOfBounds } from '../http/json-body.ts'
 import { MAX_BODY_BYTES } from '../http/request-body.ts'
 import { logFailure } from '../http/request-log.ts'
 import { openRequestState } from '../http/request-state.ts'
+import { MAX_BUFFERED_BYTES } from '../modules/exchange/events/event-streams.ts'
 import { createRequestContext } from './request-context.ts'
 
 /**
@@ -31,16 +32,22 @@ import { createRequestContext } from './request-context.ts'
  *   and the message, so a client reconnects with a new token (graphql-ws clients retry on 4403);
  * - at shutdown subscriptions complete and the socket closes with 1001 (Going Away);
  * - a `connection_init` must come within CONNECTION_IDLE_SECONDS; a message may be 1 MiB, JSON
- *   bounded as request bodies are.
+ *   bounded as request bodies are;
+ * - a client that leaves over 1 MiB of answers (of any operation) unread is closed with 1013 and
+ *   cut if it does not take them within STREAM_END_GRACE_SECONDS, as a stream is
+ *   (docs/events.md, "Slow consumers"): what it has not read is not buffered without end.
  */
 
 /** Operations (subscriptions and queries) one socket may have under way at once. */
 export const MAX_OPERATIONS_PER_SOCKET = 100
 // A socket told to close (shutdown, expiry) is cut if the client has not completed the close by then.
 const CLOSE_GRACE_MS = 5000
-// WebSocket close codes (RFC 6455 registry): the server stops; a rate limit or an unavailable service.
+// WebSocket close codes (RFC 6455 registry): the server stops; a rate limit, an unavailable service
+// or a client too far behind (a temporary condition: graphql-ws clients reconnect after it).
 const GOING_AWAY = 1001
 const TRY_AGAIN_LATER = 1013
+/** The close reason of a socket closed for answers it left unread (see the module comment). */
+export const BEHIND_REASON = 'Over 1 MiB of answers unread'
 
 export interface GraphQLWebSocket {
   /** Node's `upgrade` listener for the GraphQL path (other paths: 404). */
@@ -230,18 +237,36 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
       socket.ping()
     }, config.eventsPingSeconds * 1000)
     keepAlive.unref()
+    // Checked before each answer is queued, as an SSE stream checks its response: a client past the
+    // bound gets no more, so at most the bound and one answer wait for it.
+    let cut: NodeJS.Timeout | undefined
+    const behind = () => {
+      if (socket.bufferedAmount <= MAX_BUFFERED_BYTES) return false
+      logger.info(
+        { route: path, ip: stateOf(request).clientIp, sub: connection.principal?.clientId, unsent: socket.bufferedAmount },
+        'graphql websocket behind',
+      )
+      socket.close(TRY_AGAIN_LATER, BEHIND_REASON)
+      // The close frame waits behind what is unread: a client that does not take it is not waited for.
+      cut = setTimeout(() => socket.terminate(), config.streamEndGraceSeconds * 1000)
+      cut.unref()
+      return true
+    }
     const onClosed = server.opened(
       {
         protocol: socket.protocol,
         send: (data) =>
           new Promise<void>((resolve, reject) => {
-            if (socket.readyState !== WebSocket.OPEN) return resolve()
+            // Answers of operations that end after the socket closed (or was told to) are dropped.
+            if (socket.readyState !== WebSocket.OPEN || behind()) return resolve()
             // A socket closed meanwhile (the client left, or was cut) is not an error of the operation.
             socket.send(data, (err) => (err && socket.readyState === WebSocket.OPEN ? reject(err) : resolve()))
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>
           socket.on('message', (data: Buffer, isBinary: boolean) => {
+            // A socket told to close starts nothing more.
+            if (socket.readyState !== WebSocket.OPEN) return
             if (isBinary) return void socket.close(CloseCode.BadRequest, 'Messages are JSON text')
             const text = data.toString('utf8')
             // As request bodies are: bounded before JSON.parse walks them (docs/operations.md, "Abuse limits").
@@ -256,6 +281,7 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
     )
     socket.once('close', (code: number, reason: Buffer) => {
       clearInterval(keepAlive)
+      clearTimeout(cut)
       connection.release()
       for (const listeners of connection.operations.values()) for (const listener of listeners.splice(0)) listener()
       connections.delete(socket)

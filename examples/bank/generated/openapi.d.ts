@@ -222,7 +222,7 @@ export interface paths {
         post: operations["createOrder"];
         /**
          * Cancel many orders
-         * @description Cancels every open or partially filled order of your tenant, on one symbol or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.
+         * @description Cancels every open or partially filled order of your tenant, on the symbols named (one or a comma-separated list) or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.
          *
          *     Requires the scope `orders:write`.
          */
@@ -2813,7 +2813,7 @@ export interface operations {
     cancelOrders: {
         parameters: {
             query?: {
-                /** @description Only this symbol (all symbols without it). */
+                /** @description Only these symbols: one, or up to 20 comma-separated, case-insensitive (all symbols without it). An unknown symbol is 422 `value_error.symbol` and cancels nothing; an inactive symbol's orders are cancelled. */
                 symbol?: string;
                 /** @description Only this side (both without it). */
                 side?: "buy" | "sell";

@@ -428,7 +428,7 @@ describe('GraphQL parity', () => {
     expect(listed.data.orders).toEqual({ total: 1, items: [{ uid }] })
 
     const cancelled = await server.graphql<any, any>(
-      `mutation ($symbol: String, $side: OrderSide) { cancelOrders(symbol: $symbol, side: $side) { cancelled items { uid status cancelReason } } }`,
+      `mutation ($symbol: [String!], $side: OrderSide) { cancelOrders(symbol: $symbol, side: $side) { cancelled items { uid status cancelReason } } }`,
       { symbol, side: 'buy' },
       { token: b.token },
     )

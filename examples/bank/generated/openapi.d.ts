@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * Your tenant's order events
-         * @description Every change of your orders, in order: `order.created`, `order.updated` (filled, partially filled, cancelled) and `fill`, numbered by `sequence` without gaps. With `Accept: text/event-stream`, a Server-Sent Events stream that resumes after `after` or `Last-Event-ID`; otherwise one page of the events after `after`, for polling.
+         * @description Every change of your orders, in order: `order.created`, `order.updated` (filled, partially filled, cancelled) and `fill`, and `balance` (an account changed) for callers with `accounts:read`, numbered by `sequence` without gaps (a caller without `accounts:read` is not given `balance` events: its sequence shows their gaps). With `Accept: text/event-stream`, a Server-Sent Events stream that resumes after `after` or `Last-Event-ID`; otherwise one page of the events after `after`, for polling.
          *
          *     Requires the scope `orders:read`.
          */
@@ -222,7 +222,7 @@ export interface paths {
         post: operations["createOrder"];
         /**
          * Cancel many orders
-         * @description Cancels every open or partially filled order of your tenant, on one symbol or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.
+         * @description Cancels every open or partially filled order of your tenant, on the symbols named (one or a comma-separated list) or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.
          *
          *     Requires the scope `orders:write`.
          */
@@ -2813,7 +2813,7 @@ export interface operations {
     cancelOrders: {
         parameters: {
             query?: {
-                /** @description Only this symbol (all symbols without it). */
+                /** @description Only these symbols: one, or up to 20 comma-separated, case-insensitive (all symbols without it). An unknown symbol is 422 `value_error.symbol` and cancels nothing; an inactive symbol's orders are cancelled. */
                 symbol?: string;
                 /** @description Only this side (both without it). */
                 side?: "buy" | "sell";

@@ -5,8 +5,21 @@ import type { CandleEventBody } from '../market-data/candles.ts'
 import { orderRecord } from '../orders/order-records.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 
+/**
+ * The types of a tenant's stream, each with the scope a caller needs to be given it (docs/events.md,
+ * "Who sees which events"): a stream whose caller lacks it skips the type, and its sequence shows
+ * the gap. A new type (a `withdrawal`, say) is declared here, so it cannot be written without
+ * naming its scope. Scopes as text: importing their owners' constants would make a cycle.
+ */
+export const TENANT_EVENT_SCOPES = {
+  'order.created': 'orders:read',
+  'order.updated': 'orders:read',
+  fill: 'orders:read',
+  balance: 'accounts:read',
+} as const satisfies Record<string, string>
+
 /** Types of the events of a tenant's stream that a matching pass writes. */
-export type TenantEventType = 'order.created' | 'order.updated' | 'fill' | 'balance'
+export type TenantEventType = keyof typeof TENANT_EVENT_SCOPES
 export type MarketEventType = 'trade' | 'book' | 'candle'
 
 /**

@@ -64,10 +64,13 @@ function follow(ctx: RequestContext, start: StreamStart, face: StreamFace): { cl
     face.end(reason, after)
   }
   const subscription = events.subscribe(start.key, start.after, {
-    deliver: (events) => {
+    deliver: (delivered) => {
       if (ended) return
-      // Events are contiguous: the last one the client was given is the one before these.
-      if (face.behind(events.length)) return endWith('behind', events[0]!.sequence - 1)
+      // Types the caller may not see are passed over; the sequences show the gap (docs/events.md).
+      const events = start.skipped.size === 0 ? delivered : delivered.filter((event) => !start.skipped.has(event.type))
+      if (events.length === 0) return
+      // Delivered events are contiguous: the last one the client was given is before these.
+      if (face.behind(events.length)) return endWith('behind', delivered[0]!.sequence - 1)
       return face.write(events)
     },
     end: (reason) => endWith(reason === 'shutdown' ? 'shutdown' : 'interrupted', subscription.delivered),

@@ -69,7 +69,8 @@ const OrderEvent = builder.objectRef<OrderEventBody>('OrderEvent').implement({
   fields: (t) => ({
     sequence: t.string({ ...sequenceField, resolve: (e) => String(e.sequence) }),
     type: t.exposeString('type', {
-      description: '`order.created`, `order.updated` (filled, partially filled, cancelled), `fill`, or `balance` (an account changed).',
+      description:
+        '`order.created`, `order.updated` (filled, partially filled, cancelled), `fill`, or `balance` (an account changed; only for callers with accounts:read, others skip it and see the gap in sequence).',
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.created_at }),
     order: t.field({ type: Order, nullable: true, description: 'The order as the change left it; null for a `balance` event.', resolve: (e) => e.order }),

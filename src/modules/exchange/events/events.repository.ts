@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 
 import type { Db } from '../../../db/database.ts'
+import type { TenantEventType } from './event-payloads.ts'
 
 /** An event as stored: `payload` is its JSON body exactly as delivered. */
 export interface StoredEvent {
@@ -22,18 +23,16 @@ export const marketStream = (symbol: string): StreamKey => `m:${symbol}`
 /** The channel the matching passes notify on PostgreSQL (docs/events.md). */
 export const EVENTS_CHANNEL = 'exchange_events'
 
-/** A stream's events after `after`, in sequence order, at most `limit`. */
-export async function readEvents(db: Db, key: StreamKey, after: number, limit: number): Promise<StoredEvent[]> {
+/**
+ * A stream's events after `after`, in sequence order, at most `limit`; of a tenant's, none of the
+ * `skipped` types (a page of what its caller may see, not fewer).
+ */
+export async function readEvents(db: Db, key: StreamKey, after: number, limit: number, skipped: readonly TenantEventType[] = []): Promise<StoredEvent[]> {
   const name = key.slice(2)
   if (key.startsWith('t:')) {
-    return db
-      .selectFrom('tenant_events')
-      .select(['sequence', 'type', 'created_at', 'payload'])
-      .where('tenant_id', '=', name)
-      .where('sequence', '>', after)
-      .orderBy('sequence')
-      .limit(limit)
-      .execute()
+    let q = db.selectFrom('tenant_events').select(['sequence', 'type', 'created_at', 'payload']).where('tenant_id', '=', name).where('sequence', '>', after)
+    if (skipped.length > 0) q = q.where('type', 'not in', skipped)
+    return q.orderBy('sequence').limit(limit).execute()
   }
   return db
     .selectFrom('market_events')

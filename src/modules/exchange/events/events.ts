@@ -1,10 +1,11 @@
-import { assertTenantAccess, type Principal } from '../../../core/auth.ts'
+import { assertTenantAccess, hasScope, type Principal } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
 import { AppError, validationError } from '../../../core/errors.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
 import { ORDERS_READ } from '../orders/orders.ts'
 import { getSymbol, SYMBOLS_READ } from '../symbols/symbols.ts'
+import { TENANT_EVENT_SCOPES, type TenantEventType } from './event-payloads.ts'
 import { firstSequenceAfter, lastSequence, marketStream, readEvents, type StoredEvent, type StreamKey, tenantStream } from './events.repository.ts'
 import { marketEventsQuery, sequenceParam, tenantEventsQuery } from './events.schemas.ts'
 
@@ -19,6 +20,8 @@ export interface StreamStart {
   key: StreamKey
   after: number
   principal: Principal
+  /** Event types the caller may not be given (see skippedTypes): the stream passes over them. */
+  skipped: ReadonlySet<string>
   /** Frees the client's stream slot (once, however often it is called). */
   release: () => void
 }
@@ -34,7 +37,8 @@ export interface EventPage {
 export async function openTenantStream(ctx: RequestContext, input: unknown, lastEventId?: string): Promise<StreamStart> {
   const principal = await ctx.auth.require(ORDERS_READ)
   const query = parseInput(tenantEventsQuery, input, 'query')
-  return openStream(ctx, principal, tenantStream(tenantOf(principal, query.tenant_id)), resumePoint(query.after, lastEventId))
+  const key = tenantStream(tenantOf(principal, query.tenant_id))
+  return openStream(ctx, principal, key, resumePoint(query.after, lastEventId), skippedTypes(principal))
 }
 
 /** Opens a symbol's market stream: public market data, as the book is. */
@@ -42,28 +46,37 @@ export async function openMarketStream(ctx: RequestContext, name: string, input:
   const principal = await ctx.auth.require(SYMBOLS_READ)
   const query = parseInput(marketEventsQuery, input, 'query')
   const symbol = await getSymbol(ctx, name)
-  return openStream(ctx, principal, marketStream(symbol.symbol), resumePoint(query.after, lastEventId))
+  return openStream(ctx, principal, marketStream(symbol.symbol), resumePoint(query.after, lastEventId), [])
 }
 
 /** The caller's tenant's events after `after` (from the oldest kept without it), for polling. */
 export async function listTenantEvents(ctx: RequestContext, input: unknown): Promise<EventPage> {
   const principal = await ctx.auth.require(ORDERS_READ)
   const query = parseInput(tenantEventsQuery, input, 'query')
-  return listEvents(ctx, tenantStream(tenantOf(principal, query.tenant_id)), query.after, query.limit)
+  return listEvents(ctx, tenantStream(tenantOf(principal, query.tenant_id)), query.after, query.limit, skippedTypes(principal))
 }
 
 export async function listMarketEvents(ctx: RequestContext, name: string, input: unknown): Promise<EventPage> {
   await ctx.auth.require(SYMBOLS_READ)
   const query = parseInput(marketEventsQuery, input, 'query')
   const symbol = await getSymbol(ctx, name)
-  return listEvents(ctx, marketStream(symbol.symbol), query.after, query.limit)
+  return listEvents(ctx, marketStream(symbol.symbol), query.after, query.limit, [])
 }
 
-/** The caller's tenant, or the one asked for: its own, or any for an admin (403 otherwise). */
+/** The tenant event types whose scope the caller lacks (TENANT_EVENT_SCOPES): `balance` without `accounts:read`. */
+function skippedTypes(principal: Principal): TenantEventType[] {
+  return (Object.keys(TENANT_EVENT_SCOPES) as TenantEventType[]).filter((type) => !hasScope(principal, TENANT_EVENT_SCOPES[type]))
+}
+
+/**
+ * The caller's tenant, or the one asked for: its own, or any for an admin (403 otherwise). Lower
+ * case, as streams are keyed and woken: an upper-case id must not follow a stream never woken.
+ */
 function tenantOf(principal: Principal, requested: string | undefined): string {
   if (requested === undefined) return principal.tenantId
-  assertTenantAccess(principal, requested)
-  return requested
+  const tenantId = requested.toLowerCase()
+  assertTenantAccess(principal, tenantId)
+  return tenantId
 }
 
 /** Where to resume: `after`, else the `Last-Event-ID` header an SSE client sends when it reconnects. */
@@ -81,6 +94,7 @@ async function openStream(
   principal: Principal,
   key: StreamKey,
   resume: { after: number; loc: string[] } | undefined,
+  skipped: readonly TenantEventType[],
 ): Promise<StreamStart> {
   const { events: hub, config } = ctx.services
   if (hub.closed) throw new AppError('service_unavailable', 'The service is shutting down', { headers: { 'retry-after': '1' } })
@@ -93,6 +107,7 @@ async function openStream(
     key,
     after,
     principal,
+    skipped: new Set(skipped),
     release: () => {
       if (released) return
       released = true
@@ -101,10 +116,17 @@ async function openStream(
   }
 }
 
-async function listEvents(ctx: RequestContext, key: StreamKey, after: number | undefined, limit: number): Promise<EventPage> {
+/** `total` counts the sequences after `after`, skipped types included: it is cheap, and where the stream ends. */
+async function listEvents(
+  ctx: RequestContext,
+  key: StreamKey,
+  after: number | undefined,
+  limit: number,
+  skipped: readonly TenantEventType[],
+): Promise<EventPage> {
   const { db, config } = ctx.services
   const start = await checkedStart(db, key, after === undefined ? undefined : { after, loc: ['query', 'after'] }, 'oldest', config.eventRetentionDays)
-  return { events: await readEvents(db, key, start.after, limit), total: start.last - start.after, limit }
+  return { events: await readEvents(db, key, start.after, limit, skipped), total: start.last - start.after, limit }
 }
 
 /**

@@ -188,9 +188,18 @@ builder.mutationField('cancelOrders', (t) =>
   t.field({
     type: CancelledOrders,
     description:
-      "Requires orders:write. Cancels every open or partially filled order of your tenant on one symbol or all, one side or both (admins: tenantId's, required). Same as DELETE /api/exchange/v1/orders.",
-    args: { symbol: t.arg.string(), side: t.arg({ type: OrderSide }), tenantId: t.arg.id() },
-    resolve: (_root, args, ctx) => cancelOrders(ctx, listQueryFromArgs({ filter: { symbol: args.symbol, side: args.side, tenantId: args.tenantId } })),
+      "Requires orders:write. Cancels every open or partially filled order of your tenant on the symbols named or all, one side or both (admins: tenantId's, required). Same as DELETE /api/exchange/v1/orders.",
+    args: {
+      symbol: t.arg.stringList({ description: 'Only these symbols (all without it); an empty list names none and is refused, as REST refuses `symbol=`.' }),
+      side: t.arg({ type: OrderSide }),
+      tenantId: t.arg.id(),
+    },
+    resolve: (_root, args, ctx) =>
+      cancelOrders(ctx, {
+        ...listQueryFromArgs({ filter: { side: args.side, tenantId: args.tenantId } }),
+        // Joined as REST sends it, so both faces report the same `detail`; [] is not "every symbol".
+        ...(args.symbol ? { symbol: args.symbol.join(',') } : {}),
+      }),
   }),
 )
 

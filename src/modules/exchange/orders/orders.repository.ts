@@ -18,10 +18,15 @@ export async function findOrder(db: Db, uid: string): Promise<OrderRow | undefin
   return db.selectFrom('orders').selectAll().where('uid', '=', uid).where('is_deleted', '=', false).executeTakeFirst()
 }
 
-/** The symbols where a tenant has open or partially filled orders (on `side`, or either), in name order. */
-export async function symbolsWithRestingOrdersOf(db: Db, tenantId: string, symbol: string | undefined, side: OrderRow['side'] | null): Promise<string[]> {
+/** The symbols (of `symbols`, or all) where a tenant has open or partially filled orders (on `side`, or either), in name order. */
+export async function symbolsWithRestingOrdersOf(
+  db: Db,
+  tenantId: string,
+  symbols: readonly string[] | undefined,
+  side: OrderRow['side'] | null,
+): Promise<string[]> {
   let q = db.selectFrom('orders').select('symbol').distinct().where('tenant_id', '=', tenantId).where('status', 'in', CANCELLABLE_STATUSES)
-  if (symbol !== undefined) q = q.where('symbol', '=', symbol)
+  if (symbols !== undefined) q = q.where('symbol', 'in', symbols)
   if (side !== null) q = q.where('side', '=', side)
   return (await q.orderBy('symbol').execute()).map((row) => row.symbol)
 }

@@ -141,7 +141,7 @@ export const orderRoutes: DocumentedRoute[] = [
       operationId: 'cancelOrders',
       summary: 'Cancel many orders',
       description:
-        "Cancels every open or partially filled order of your tenant, on one symbol or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.",
+        "Cancels every open or partially filled order of your tenant, on the symbols named (one or a comma-separated list) or all, one side or both. Admins name the tenant with `tenant_id`. Each symbol's orders are cancelled in its matching pass: an order not in `items` had traded first.",
       tag: 'exchange',
       scope: ORDERS_WRITE,
       query: cancelOrdersQuery,

@@ -5,7 +5,7 @@ import type { ValidationIssue } from '../../../core/errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../../core/lists.ts'
 import { commonRecordShape, decimalString, listEnvelopeSchema, uuidText } from '../../../core/response-schemas.ts'
 import { customIssue, enumListParam, parseInput, zodErrorToDetail } from '../../../core/validation.ts'
-import { symbolName } from '../symbols/symbols.schemas.ts'
+import { MAX_SYMBOL_LENGTH, symbolName } from '../symbols/symbols.schemas.ts'
 
 export const ORDER_SIDES = ['buy', 'sell'] as const
 export const ORDER_TYPES = ['limit', 'market'] as const
@@ -227,9 +227,43 @@ export const amendOrderBody = z
   })
 export type AmendOrderFields = z.output<typeof amendOrderBody>
 
+/** The most symbols one cancel-many request names. */
+export const MAX_CANCEL_SYMBOLS = 20
+
+/**
+ * One symbol or a comma-separated list, case-insensitive, parsed to the distinct names in upper
+ * case. The text is bounded (every name at its longest, once) before it is split.
+ */
+const symbolListParam = z
+  .string()
+  .min(1)
+  .max(MAX_CANCEL_SYMBOLS * (MAX_SYMBOL_LENGTH + 1) - 1, { abort: true })
+  .transform((text, ctx) => {
+    const names = text.split(',')
+    if (names.length > MAX_CANCEL_SYMBOLS) {
+      const msg = `ensure this value has at most ${MAX_CANCEL_SYMBOLS} items`
+      customIssue(ctx, { type: 'value_error.list.max_items', msg, ctx: { limit_value: MAX_CANCEL_SYMBOLS }, input: text })
+      return z.NEVER
+    }
+    for (const name of names) {
+      if (name.length === 0) {
+        customIssue(ctx, { type: 'value_error.symbol', msg: 'the list names an empty symbol', input: text })
+        return z.NEVER
+      }
+      if (name.length > MAX_SYMBOL_LENGTH) {
+        customIssue(ctx, { type: 'value_error.symbol', msg: `unknown symbol ${name.toUpperCase()}`, input: name })
+        return z.NEVER
+      }
+    }
+    return [...new Set(names.map((name) => name.toUpperCase()))]
+  })
+
 /** `DELETE /orders`: which of the tenant's resting orders to cancel. */
 export const cancelOrdersQuery = z.strictObject({
-  symbol: symbolName.optional().meta({ description: 'Only this symbol (all symbols without it).' }),
+  symbol: symbolListParam.optional().meta({
+    override: { type: 'string', maxLength: MAX_CANCEL_SYMBOLS * (MAX_SYMBOL_LENGTH + 1) - 1, example: 'USD-IRR,EUR-IRR' },
+    description: `Only these symbols: one, or up to ${MAX_CANCEL_SYMBOLS} comma-separated, case-insensitive (all symbols without it). An unknown symbol is 422 \`value_error.symbol\` and cancels nothing; an inactive symbol's orders are cancelled.`,
+  }),
   side: z.enum(ORDER_SIDES).optional().meta({ description: 'Only this side (both without it).' }),
   tenant_id: z.uuid().optional().meta({ description: "Admins: required, the tenant whose orders to cancel. Others: their own tenant's, if given." }),
 })

@@ -31,6 +31,16 @@ export const ORDERS_WRITE = 'orders:write'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/**
+ * An order uid as every operation matches it: a UUID in any case names the same order, in the
+ * database and in what the matching passes hold (lower case), so an order readable by one
+ * spelling is cancellable by it (docs/api.md, "Exchange market"). Anything else is left as sent:
+ * it names no order (404). The length is checked before the pattern.
+ */
+function orderUid(uid: string): string {
+  return uid.length === 36 && UUID.test(uid) ? uid.toLowerCase() : uid
+}
+
 export interface CreatedOrder {
   order: OrderRow
   /** False when the tenant's `client_order_id` already named this order (a retried submission). */
@@ -180,7 +190,7 @@ export async function listOrders(ctx: RequestContext, input: unknown): Promise<P
 
 export async function getOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
   const principal = await ctx.auth.require(ORDERS_READ)
-  const row = await existingOrder(ctx, uid)
+  const row = await existingOrder(ctx, orderUid(uid))
   assertTenantAccess(principal, row.tenant_id)
   return row
 }
@@ -191,8 +201,9 @@ export async function getOrder(ctx: RequestContext, uid: string): Promise<OrderR
  * together. Admins read across tenants but do not trade for them, so another tenant's order is 403
  * for everyone; a filled or cancelled order is 409.
  */
-export async function cancelOrder(ctx: RequestContext, uid: string): Promise<OrderRow> {
+export async function cancelOrder(ctx: RequestContext, sent: string): Promise<OrderRow> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
+  const uid = orderUid(sent)
   const home = await orderHome(ctx, uid)
   assertOwnTenant(principal, home.tenantId)
   if (home.open) {
@@ -228,8 +239,9 @@ async function statusNow(ctx: RequestContext, uid: string): Promise<OrderRow['st
  * new hold needs. Answers the order as its pass left it (possibly traded, if it moved). Another
  * tenant's order is 403 for everyone; a filled or cancelled order, or one on an inactive symbol, 409.
  */
-export async function amendOrder(ctx: RequestContext, uid: string, readBody: () => unknown): Promise<OrderRow> {
+export async function amendOrder(ctx: RequestContext, sent: string, readBody: () => unknown): Promise<OrderRow> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
+  const uid = orderUid(sent)
   const body = parseInput(amendOrderBody, await readBody(), 'body')
   const home = await orderHome(ctx, uid)
   assertOwnTenant(principal, home.tenantId)
@@ -245,7 +257,7 @@ export async function amendOrder(ctx: RequestContext, uid: string, readBody: () 
 }
 
 /**
- * Cancels every open or partially filled order of a tenant, on one symbol or all, one side or
+ * Cancels every open or partially filled order of a tenant, on the symbols named or all, one side or
  * both (docs/api.md, "Order lifecycle"): a desk pulling its quotes. Each symbol's orders are
  * cancelled in that symbol's matching pass, so an order is either cancelled here or traded before.
  * Clients cancel their own tenant's orders; admins name the tenant.
@@ -254,12 +266,29 @@ export async function cancelOrders(ctx: RequestContext, input: unknown): Promise
   const principal = await ctx.auth.require(ORDERS_WRITE)
   const query = parseInput(cancelOrdersQuery, input, 'query')
   if (isAdmin(principal) && query.tenant_id === undefined) throw validationError([{ type: 'missing', loc: ['query', 'tenant_id'], msg: 'Field required' }])
-  const tenantId = query.tenant_id ?? principal.tenantId
+  // Lower case, as streams and books key tenants: an upper-case id must not cancel nothing.
+  const tenantId = (query.tenant_id ?? principal.tenantId).toLowerCase()
   assertTenantAccess(principal, tenantId)
+  if (query.symbol !== undefined) await assertKnownSymbols(ctx, query.symbol)
   const side = query.side ?? null
   const symbols = await symbolsWithRestingOrdersOf(ctx.services.db, tenantId, query.symbol, side)
   const cancelled = await Promise.all(symbols.map((symbol) => ctx.services.matching.cancelMany(symbol, tenantId, side)))
   return cancelled.flat()
+}
+
+/**
+ * Every symbol a cancel-many names must exist, as placing an order requires (the same
+ * `value_error.symbol`), so a typo is refused rather than answered `cancelled: 0`. An inactive
+ * symbol's orders can still be cancelled. Names the cache lacks are read afresh.
+ */
+async function assertKnownSymbols(ctx: RequestContext, names: readonly string[]): Promise<void> {
+  const markets = await ctx.services.symbolsCache.markets()
+  const issues: ValidationIssue[] = []
+  for (const name of names) {
+    if (markets.has(name) || (await findSymbolByName(ctx.services.db, name))) continue
+    issues.push({ type: 'value_error.symbol', loc: ['query', 'symbol'], msg: `unknown symbol ${name}`, input: name })
+  }
+  if (issues.length > 0) throw validationError(issues)
 }
 
 /** A uid that is not a UUID names no order: 404, never a database type error. */

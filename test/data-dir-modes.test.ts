@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 
 import { openDatabase } from '../src/db/database.ts'
 import { createLogger } from '../src/observability/logger.ts'
-import { TEMPLATE_ENV } from './helpers/database.ts'
+import { onPostgres, TEMPLATE_ENV } from './helpers/database.ts'
 import { LogSink } from './helpers/log-sink.ts'
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-modes-'))
@@ -29,7 +29,9 @@ function openToOthers(root: string): string[] {
 const open = (sink: LogSink) =>
   openDatabase({ databaseUrl: undefined, dataDir, dbPoolSize: 1, statementTimeoutMs: 5000 }, createLogger({ logLevel: 'warn' }, sink))
 
-describe('DATA_DIR of the embedded database', () => {
+// On a PostgreSQL run there is no PGlite template to copy, and initdb would cost ~10 s for what
+// the PGlite run already shows.
+describe.skipIf(onPostgres)('DATA_DIR of the embedded database', () => {
   it('is tightened to 0700 with one warning, and nothing under it is left to group or others', async () => {
     chmodSync(dataDir, 0o755)
     writeFileSync(path.join(dataDir, 'notes.txt'), 'kept by hand')

@@ -62,6 +62,7 @@ describe('duplicate keys', () => {
   })
 
   it('lets through the same key in different objects, keys as values, and keys that differ', () => {
+    expect(parseJsonText('[{},"a",{"a":{}},"a",[],"a"]')).toEqual([{}, 'a', { a: {} }, 'a', [], 'a'])
     expect(parseJsonText('{"a":{"a":"a"},"b":[{"a":1},{"a":2}],"c":"a","A":1,"a ":1}')).toMatchObject({ c: 'a' })
     expect(parseJsonText('{"a":"\\",\\"a\\":1","b":["a","a"]}')).toEqual({ a: '","a":1', b: ['a', 'a'] })
   })
@@ -74,18 +75,19 @@ describe('duplicate keys', () => {
   it('agrees with a reference over generated bodies', () => {
     // A JSON value whose objects are lists of entries, so a key may come twice; keys from a
     // small alphabet, so that happens often.
-    type Value = number | Value[] | { entries: [string, Value][] }
+    type Value = number | string | Value[] | { entries: [string, Value][] }
     const { value } = fc.letrec<{ value: Value }>((tie) => ({
       value: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
         fc.integer(),
+        fc.constantFrom('a', '{', '"a":', '\\', ','),
         fc.array(tie('value'), { maxLength: 4 }),
         fc.record({ entries: fc.array(fc.tuple(fc.constantFrom('a', 'b', 'é', '"', '\\'), tie('value')), { maxLength: 5 }) }),
       ),
     }))
     // Each character of a key written as itself (escaped when JSON needs it) or as \uXXXX.
     const write = (v: Value, escapes: boolean[], n = { i: 0 }): string => {
-      if (typeof v === 'number') return String(v)
+      if (typeof v === 'number' || typeof v === 'string') return JSON.stringify(v)
       if (Array.isArray(v)) return `[${v.map((item) => write(item, escapes, n)).join(',')}]`
       const key = (k: string) => (escapes[n.i++ % escapes.length] ? `"\\u${k.charCodeAt(0).toString(16).padStart(4, '0')}"` : JSON.stringify(k))
       return `{${v.entries.map(([k, item]) => `${key(k)} : ${write(item, escapes, n)}`).join(', ')}}`

@@ -99,6 +99,7 @@ export function duplicateKeys(text: string): (string | number)[][] {
     } else if (c === 0x7d || c === 0x5d) {
       seen.pop()
       at.pop()
+      keyNext = false
     } else if (c === 0x2c) {
       if (seen[seen.length - 1] === null) at[at.length - 1] = (at[at.length - 1] as number) + 1
       else keyNext = true

@@ -49,8 +49,8 @@ export async function listen<L extends Listener>(app: L, port: number, host: str
   // A keep-alive connection idles up to 65 s between requests, but once the next request has
   // begun, its head gets CONNECTION_IDLE_SECONDS as the first request's did, not a minute for
   // bytes to trickle in (docs/operations.md, "Connections"). Node times a head from its first
-  // byte and answers 408. The first request is the idle timer's (below), which stays first: this
-  // one allows HEADERS_GRACE_MS more.
+  // byte and answers 408. A first request's head is the idle timer's below (closed without an
+  // answer); HEADERS_GRACE_MS more here lets that timer act first.
   server.headersTimeout = Math.min(limits.idleSeconds * 1000 + HEADERS_GRACE_MS, REQUEST_TIMEOUT_MS)
   const inFlight = new Set<ServerResponse>()
   let draining = false

@@ -177,3 +177,29 @@ describe(`a refusal lists at most ${MAX_DETAIL_ITEMS} problems`, () => {
     expect(res.length).toBeLessThan(30_000)
   })
 })
+
+describe('a key twice in one JSON object', () => {
+  const duplicate = (...loc: (string | number)[]) => ({ type: 'value_error.json.duplicate_key', loc: ['body', ...loc], msg: 'Duplicate key in JSON object' })
+
+  it('an order with "side" twice: 422 at the key, and no order placed', async () => {
+    const trader = await createTestClient(server)
+    const text = `{"symbol":"USD-IRR","side":"sell","type":"limit","quantity":"1000","price":"1050000","side":"buy"}`
+    const res = await post(ORDERS, text, trader.token)
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ detail: [duplicate('side')] })
+    const list = await server.request('GET', ORDERS, { token: trader.token })
+    expect(list.status).toBe(200)
+    expect(list.body).toMatchObject({ items: [], total: 0 })
+  })
+
+  it('a login with client_id twice: 422, however the last one would have logged in', async () => {
+    const bank = await createTestClient(server)
+    const text = `{"client_id":"someone-else","client_secret":${JSON.stringify(bank.clientSecret)},"client_id":${JSON.stringify(bank.clientId)}}`
+    const res = await post('/api/sso/v1/auth/login', text)
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual({ detail: [duplicate('client_id')] })
+    // The same fields once each log in.
+    const once = JSON.stringify({ client_id: bank.clientId, client_secret: bank.clientSecret })
+    expect((await post('/api/sso/v1/auth/login', once)).status).toBe(200)
+  })
+})

@@ -21,6 +21,8 @@ interface Connection {
   /** Resolves with the time the connection closed, and whether any byte came before. */
   closed: Promise<{ at: number; received: number }>
   get: (path: string) => Promise<number>
+  /** The status of every answer received so far, in order. */
+  statuses: number[]
 }
 
 async function open(server: TestServer): Promise<Connection> {
@@ -30,6 +32,7 @@ async function open(server: TestServer): Promise<Connection> {
   let buffer = Buffer.alloc(0)
   let received = 0
   let waiting: ((status: number) => void) | undefined
+  const statuses: number[] = []
   socket.on('data', (chunk: Buffer) => {
     received += chunk.length
     buffer = Buffer.concat([buffer, chunk])
@@ -39,6 +42,7 @@ async function open(server: TestServer): Promise<Connection> {
     const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0)
     if (buffer.length < headEnd + 4 + length) return
     buffer = buffer.subarray(headEnd + 4 + length)
+    statuses.push(Number(head.split(' ')[1]))
     const resolve = waiting
     waiting = undefined
     resolve?.(Number(head.split(' ')[1]))
@@ -48,6 +52,7 @@ async function open(server: TestServer): Promise<Connection> {
   return {
     socket,
     closed,
+    statuses,
     get: (path) =>
       new Promise<number>((resolve, reject) => {
         waiting = resolve
@@ -88,6 +93,26 @@ describe('connections idle before their first request (CONNECTION_IDLE_SECONDS)'
     await within(witness.closed, 20_000, 'witness closed')
     expect(await connection.get('/healthz')).toBe(200)
     connection.socket.destroy()
+  })
+
+  it("gives the next request's head the configured time too, not Node's minute, however it trickles", async () => {
+    const connection = await open(server)
+    expect(await connection.get('/healthz')).toBe(200)
+    // One byte of a head that never ends every 100 ms: each byte is activity, so only a bound on
+    // the head as a whole ends it.
+    const head = `GET /healthz HTTP/1.1\r\nHost: exchange.test\r\nX-Trickle: ${'a'.repeat(10_000)}`
+    const started = Date.now()
+    let sent = 0
+    const trickle = setInterval(() => connection.socket.write(head[sent++]!), 100)
+    try {
+      // Node's default is 60 s, this server's was 66 s; the bound is 10× the configured time.
+      const closed = await within(connection.closed, IDLE_SECONDS * 10_000, 'closed')
+      expect(closed.at - started).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 50)
+      expect(connection.statuses).toEqual([200, 408])
+    } finally {
+      clearInterval(trickle)
+      connection.socket.destroy()
+    }
   })
 })
 

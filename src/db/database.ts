@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { PGlite } from '@electric-sql/pglite'
@@ -108,11 +108,23 @@ export async function openDatabase(
 
   const dir = path.resolve(config.dataDir)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const mode = statSync(dir).mode & 0o777
+  if (mode !== 0o700) {
+    const old = `0${mode.toString(8)}`
+    try {
+      chmodSync(dir, 0o700)
+      if (mode & 0o077) logger?.warn({ dataDir: dir, mode: old }, `DATA_DIR ${dir} was mode ${old}; tightened to 0700`)
+    } catch (err) {
+      // Not the owner of a directory it may write to: say so, but serve as before.
+      logger?.warn({ err, dataDir: dir, mode: old }, `DATA_DIR ${dir} is mode ${old} and could not be tightened to 0700`)
+    }
+  }
   const releaseLock = lockDataDir(dir)
   try {
     const pglite = await PGlite.create(path.join(dir, 'pgdata'), {
       parsers: { [TIMESTAMP]: raw, [TIMESTAMPTZ]: raw, [INT8]: Number },
     })
+    ownerOnly(dir, logger)
     await pglite.exec(`SET TimeZone = 'UTC'`)
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), log })
     return {
@@ -129,6 +141,32 @@ export async function openDatabase(
     releaseLock()
     throw error
   }
+}
+
+/**
+ * Makes every directory under `dir` 0700 and every file 0600 (symbolic links left alone, never
+ * followed). initdb and PGlite's start write files 0666 and directories 0755 whatever the umask
+ * (its file system sets modes itself, so a umask cannot help); what PostgreSQL creates after is
+ * 0600/0700, its own modes, inside directories this has closed (docs/operations.md, "Files").
+ */
+function ownerOnly(dir: string, logger: Pick<Logger, 'warn'> | undefined): void {
+  const failed: string[] = []
+  let failures = 0
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const file = path.join(at, entry.name)
+      try {
+        if (entry.isDirectory()) {
+          chmodSync(file, 0o700)
+          walk(file)
+        } else if (entry.isFile()) chmodSync(file, 0o600)
+      } catch {
+        if (++failures <= 10) failed.push(file)
+      }
+    }
+  }
+  walk(dir)
+  if (failures > 0) logger?.warn({ dataDir: dir, files: failed, count: failures }, `could not make ${failures} files in DATA_DIR ${dir} owner-only`)
 }
 
 /**

@@ -125,9 +125,10 @@ export const loginFailureBody = z
 export const validationIssue = z
   .object({
     type: z.string().meta({ description: 'What rule was broken: `missing`, `value_error.number.not_le`, `type_error.enum`, `json_invalid`, ...' }),
-    loc: z
-      .array(z.union([z.string(), z.int()]))
-      .meta({ description: 'Where: `["body", "<field>"]`, `["query", "<name>"]`, or `["body", <position>]` for JSON that does not parse.' }),
+    loc: z.array(z.union([z.string(), z.int()])).meta({
+      description:
+        'Where: `["body", "<field>"]`, `["query", "<name>"]`, `["body", <position>]` for JSON that does not parse, or `["body", ...<path>, "<key>"]` for a key given twice in one object (`value_error.json.duplicate_key`).',
+    }),
     msg: z.string(),
     input: z.unknown().optional().meta({ description: 'The value refused (long text cut short; large structures left out).' }),
     ctx: z

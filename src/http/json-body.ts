@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage } from 'node:http'
 
-import { AppError, validationError } from '../core/errors.ts'
+import { AppError, MAX_DETAIL_ITEMS, validationError } from '../core/errors.ts'
 import { firstInvalidUtf8, locateJsonError } from './json-error-location.ts'
 import { MAX_BODY_BYTES, readNodeBody } from './request-body.ts'
 
@@ -44,12 +44,68 @@ export function parseJsonText(text: string): unknown {
       { type: 'json_invalid', loc: ['body', breach.position], msg: 'JSON decode error', input: {}, ctx: { error: JSON_BOUND_ERRORS[breach.bound] } },
     ])
   }
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     const { position, message } = locateJsonError(text)
     throw validationError([{ type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: message } }])
   }
+  const duplicates = duplicateKeys(text)
+  if (duplicates.length > 0)
+    throw validationError(duplicates.map((loc) => ({ type: 'value_error.json.duplicate_key', loc: ['body', ...loc], msg: DUPLICATE_KEY })))
+  return value
+}
+
+const DUPLICATE_KEY = 'Duplicate key in JSON object'
+
+/**
+ * Where valid JSON `text` gives a key twice in one object (JSON.parse keeps the last, so
+ * `"side":"sell","side":"buy"` would read as a buy): per duplicated key, the path to its object
+ * (keys, array indexes) and the key, in text order, each key once per object, at most
+ * MAX_DETAIL_ITEMS. One linear pass; keys compare as parsed, so `"a"` and `"\u0061"` are one key.
+ * Bounded by the checks before parsing: MAX_JSON_DEPTH frames, MAX_JSON_KEYS keys in all.
+ */
+export function duplicateKeys(text: string): (string | number)[][] {
+  const found: (string | number)[][] = []
+  // Per open bracket: an object's keys so far (how often each came), or null for an array; and
+  // where in it the scan is, its current key or index.
+  const seen: (Map<string, number> | null)[] = []
+  const at: (string | number)[] = []
+  let keyNext = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      const start = i
+      let escaped = false
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) {
+        if (text.charCodeAt(i) === 0x5c) {
+          escaped = true
+          i++
+        }
+      }
+      if (!keyNext) continue
+      keyNext = false
+      const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i)
+      const keys = seen[seen.length - 1]!
+      const count = (keys.get(key) ?? 0) + 1
+      keys.set(key, count)
+      at[at.length - 1] = key
+      if (count === 2 && found.push([...at.slice(0, -1), key]) >= MAX_DETAIL_ITEMS) return found
+    } else if (c === 0x7b || c === 0x5b) {
+      seen.push(c === 0x7b ? new Map() : null)
+      at.push(c === 0x7b ? '' : 0)
+      keyNext = c === 0x7b
+    } else if (c === 0x7d || c === 0x5d) {
+      seen.pop()
+      at.pop()
+      keyNext = false
+    } else if (c === 0x2c) {
+      if (seen[seen.length - 1] === null) at[at.length - 1] = (at[at.length - 1] as number) + 1
+      else keyNext = true
+    }
+  }
+  return found
 }
 
 /** Reads, size-checks and parses a request body; an empty body is `undefined`. */

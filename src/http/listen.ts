@@ -20,13 +20,16 @@ export interface RunningServer<L extends Listener = Listener> {
 
 /** What one address may hold (docs/operations.md, "Connections"). */
 export interface ConnectionLimits {
-  /** Seconds a connection may stay open before its first request's head has arrived. */
+  /** Seconds a connection may stay open before its first request's head has arrived; and what a later head may take from its first byte. */
   idleSeconds: number
   /** Connections open at once from one remote address; one more is closed at once. */
   perAddress: number
 }
 
 const DRAIN_TIMEOUT_MS = 10_000
+const REQUEST_TIMEOUT_MS = 30_000
+const CHECK_INTERVAL_MS = 250
+const HEADERS_GRACE_MS = 1000
 
 /**
  * Listens on `port`/`host`. `close` stops accepting connections, lets in-flight requests finish
@@ -38,10 +41,17 @@ const DRAIN_TIMEOUT_MS = 10_000
  * and has the app end the open ones (`closeUpgraded`).
  */
 export async function listen<L extends Listener>(app: L, port: number, host: string, limits: ConnectionLimits): Promise<RunningServer<L>> {
-  const server = createServer(app.handle)
+  // Node checks headersTimeout/requestTimeout on this interval (30 s unless told): with it, a
+  // request head must be complete within about a quarter second of its deadline.
+  const server = createServer({ connectionsCheckingInterval: CHECK_INTERVAL_MS }, app.handle)
   server.keepAliveTimeout = 65_000
-  server.headersTimeout = 66_000
-  server.requestTimeout = 30_000
+  server.requestTimeout = REQUEST_TIMEOUT_MS
+  // A keep-alive connection idles up to 65 s between requests, but once the next request has
+  // begun, its head gets CONNECTION_IDLE_SECONDS as the first request's did, not a minute for
+  // bytes to trickle in (docs/operations.md, "Connections"). Node times a head from its first
+  // byte and answers 408. A first request's head is the idle timer's below (closed without an
+  // answer); HEADERS_GRACE_MS more here lets that timer act first.
+  server.headersTimeout = Math.min(limits.idleSeconds * 1000 + HEADERS_GRACE_MS, REQUEST_TIMEOUT_MS)
   const inFlight = new Set<ServerResponse>()
   let draining = false
   // Until its first request: the timer that closes a connection that sends none. Closing the

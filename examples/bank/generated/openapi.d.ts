@@ -1961,7 +1961,7 @@ export interface components {
         ValidationIssue: {
             /** @description What rule was broken: `missing`, `value_error.number.not_le`, `type_error.enum`, `json_invalid`, ... */
             type: string;
-            /** @description Where: `["body", "<field>"]`, `["query", "<name>"]`, or `["body", <position>]` for JSON that does not parse. */
+            /** @description Where: `["body", "<field>"]`, `["query", "<name>"]`, `["body", <position>]` for JSON that does not parse, or `["body", ...<path>, "<key>"]` for a key given twice in one object (`value_error.json.duplicate_key`). */
             loc: (string | number)[];
             msg: string;
             /** @description The value refused (long text cut short; large structures left out). */

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 
@@ -33,6 +34,39 @@ describe('the operator CLI as documented', () => {
     const result = await runCliHere(['--help'], database.env)
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('Usage: npm run --silent cli -- <command>')
+  })
+
+  it('client create --out FILE writes the JSON to a new file of mode 0600, and refuses a file that exists', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cli-out-'))
+    try {
+      const file = path.join(dir, 'bank-out.json')
+      const result = await runCliHere(['client', 'create', '--name', 'Bank Out', '--out', file], database.env)
+      expect(result.code).toBe(0)
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toBe(`Wrote ${file} (mode 0600)\n`)
+      expect(statSync(file).mode & 0o777).toBe(0o600)
+      const written = readFileSync(file, 'utf8')
+      expect(written.endsWith('\n')).toBe(true)
+      const created = JSON.parse(written)
+      expect(Object.keys(created)).toEqual(['client_id', 'client_secret', 'tenant_id', 'roles', 'scopes'])
+
+      // A second run would lose the first secret, and a file prepared by someone else may be wider
+      // or a link: refused before anything is created.
+      const again = await runCliHere(['client', 'create', '--name', 'Bank Out', '--out', file], database.env)
+      expect(again.code).toBe(2)
+      expect(again.stdout).toBe('')
+      expect(again.stderr.split('\n')[0]).toBe(`--out ${file}: the file exists; the CLI does not overwrite it (remove it or choose another name)`)
+      expect(readFileSync(file, 'utf8')).toBe(written)
+      const other = path.join(dir, 'prepared.json')
+      writeFileSync(other, '', { mode: 0o644 })
+      expect((await runCliHere(['client', 'create', '--name', 'Bank Out', `--out=${other}`], database.env)).code).toBe(2)
+
+      const listed = await runCliHere(['client', 'list'], database.env)
+      const outs = listed.stdout.split('\n').filter((line) => line.includes('"Bank Out"'))
+      expect(outs.map((line) => JSON.parse(line).client_id)).toEqual([created.client_id])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('the README and docs run it as `npm run --silent cli`, whose standard output is the CLI’s alone', async () => {

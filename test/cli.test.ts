@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { KNOWN_SCOPES } from '../src/app/cli-commands.ts'
+import { routes } from '../src/app/routes.ts'
 import { type OpenCli, openCli } from './helpers/cli.ts'
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts'
 
@@ -52,8 +54,8 @@ describe('operator CLI', () => {
   it('rejects bad input with a clear message and changes nothing', async () => {
     const before = lines((await cli('client', 'list')).stdout).length
     const badScope = await cli('client', 'create', '--name', 'X', '--scopes', 'not a scope')
-    expect(badScope.code).toBe(1)
-    expect(badScope.stderr).toContain('scopes')
+    expect(badScope.code).toBe(2)
+    expect(badScope.stderr).toContain('--scopes')
     const badTenant = await cli('client', 'create', '--name', 'X', '--tenant', '00000000-0000-4000-8000-000000000000')
     expect(badTenant.code).toBe(1)
     expect(badTenant.stderr).toContain('does not exist')
@@ -63,6 +65,47 @@ describe('operator CLI', () => {
     const unknown = await cli('frobnicate')
     expect(unknown.code).toBe(2)
     expect(lines((await cli('client', 'list')).stdout)).toHaveLength(before)
+  })
+
+  it('refuses an unknown scope or role with exit 2 naming the valid ones, and creates nothing', async () => {
+    const before = lines((await cli('client', 'list')).stdout).length
+    const scope = await cli('client', 'create', '--name', 'Typo bank', '--scopes', 'symbols:read,accounts:wirte')
+    expect(scope.code).toBe(2)
+    expect(scope.stdout).toBe('')
+    expect(scope.stderr.split('\n')[0]).toBe(
+      'Unknown scope in --scopes: "accounts:wirte". Valid: symbols:read, orders:read, orders:write, users:read, users:write, accounts:read, ' +
+        'accounts:write; * for either part (orders:*, *:read, *:*)',
+    )
+    const wildcard = await cli('client', 'create', '--name', 'Typo bank', '--scopes', 'ordres:*,*:wirte')
+    expect(wildcard.code).toBe(2)
+    expect(wildcard.stderr).toContain('Unknown scopes in --scopes: "ordres:*", "*:wirte". Valid: ')
+    const role = await cli('client', 'create', '--name', 'Typo bank', '--roles', 'admn')
+    expect(role.code).toBe(2)
+    expect(role.stderr.split('\n')[0]).toBe('Unknown role in --roles: "admn". Valid: client, admin')
+    expect(lines((await cli('client', 'list')).stdout)).toHaveLength(before)
+
+    // Wildcards whose named parts are known stay valid.
+    const wild = await cli('client', 'create', '--name', 'Wild bank', '--roles', 'client,admin', '--scopes', 'orders:*,*:read,*:*')
+    expect(wild.stderr).toBe('')
+    expect(JSON.parse(wild.stdout)).toMatchObject({ roles: ['client', 'admin'], scopes: ['orders:*', '*:read', '*:*'] })
+  })
+
+  it('knows every scope a REST route requires', () => {
+    const required = new Set(routes.flatMap((route) => (route.doc.scope ? [route.doc.scope] : [])))
+    expect([...required].filter((scope) => !KNOWN_SCOPES.includes(scope))).toEqual([])
+    expect(required.size).toBeGreaterThan(3)
+  })
+
+  it('names a refused value by the flag or argument that gave it, not by a body location', async () => {
+    const tenant = JSON.parse((await cli('client', 'create', '--name', 'Flag bank')).stdout).tenant_id
+    await cli('db', 'seed')
+    const deposit = await cli('account', 'deposit', '--tenant', tenant, '--currency', 'USD', '--amount', 'lots', '--reference', 'wire-9')
+    expect(deposit.code).toBe(1)
+    expect(deposit.stderr).not.toContain('"body"')
+    expect(deposit.stderr).toMatch(/^Validation failed\n {2}--amount: .+\n$/)
+    const price = await cli('symbol', 'set-reference-price', 'USD-IRR', '--', '-5')
+    expect(price.code).toBe(1)
+    expect(price.stderr).toBe('Validation failed\n  PRICE: price must be a positive decimal\n')
   })
 
   it('lists, deactivates and rotates secrets of clients', async () => {

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 import { afterAll, describe, expect, it } from 'vitest'
 
+import { runDashboardExample } from '../examples/dashboard/dashboard.ts'
 import { prepareFirstRun } from '../src/app/first-run.ts'
 import { createApp } from '../src/app/server.ts'
 import { closeServices, openServices } from '../src/app/services.ts'
@@ -13,7 +15,7 @@ import { listen } from '../src/http/listen.ts'
 import { createLogger } from '../src/observability/logger.ts'
 import { blankClusterOf } from './helpers/database.ts'
 import { LogSink } from './helpers/log-sink.ts'
-import { startServerProcess } from './helpers/process.ts'
+import { ROOT, startServerProcess } from './helpers/process.ts'
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'exchange-first-run-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
@@ -47,14 +49,33 @@ describe('first run on the embedded database', () => {
     // of the service's. A start on a DATA_DIR with nothing at all is CI's smoke start (.ci/run).
     const blank = blankClusterOf()
     if (blank) cpSync(blank, path.join(dataDir, 'pgdata'), { recursive: true })
+    // As a plain `npm start` does: no configuration but where the data goes.
     const server = await startServerProcess({ DATA_DIR: dataDir })
+    const file = path.join(dataDir, 'demo-client.json')
     try {
       const health = await fetch(`${server.url}/readyz`)
       expect(health.status).toBe(200)
+      // The README's next step: the dashboard example, whose documents travel by id only.
+      const demo = JSON.parse(readFileSync(file, 'utf8'))
+      const lines: string[] = []
+      await runDashboardExample({ baseUrl: server.url, credentials: demo, log: (line) => lines.push(line) })
+      expect(lines.at(-1)).toMatch(/^followed orderEvents over WebSocket: order\.created of [0-9a-f-]{36} at sequence \d+$/)
     } finally {
       expect(await server.stop()).toBe(0)
     }
-    const file = path.join(dataDir, 'demo-client.json')
+    // The start says what it is doing while the first run takes its time, in order.
+    const messages = server
+      .output()
+      .split('\n')
+      .flatMap((line) => (line.startsWith('{') ? [JSON.parse(line).msg as string] : []))
+    const steps = [
+      "embedded demo: serving the dashboard example's persisted documents (GRAPHQL_PERSISTED_DOCUMENTS unset)",
+      'starting: opening the database and applying migrations',
+      'applied migrations',
+      'first run: seeding the demo market and creating a demo client',
+      'exchange API listening',
+    ]
+    expect(messages.filter((msg) => steps.includes(msg))).toEqual(steps)
     expect(statSync(file).mode & 0o777).toBe(0o600)
     const demo = JSON.parse(readFileSync(file, 'utf8'))
     expect(demo).toMatchObject({ client_id: expect.any(String), client_secret: expect.any(String), tenant_id: expect.any(String) })
@@ -69,7 +90,9 @@ describe('first run on the embedded database', () => {
     expect(first.currencies.length).toBe(9)
     // The demo tenant is funded in every demo currency, through deposits with references.
     expect(first.accounts.map((a) => a.currency)).toEqual(first.currencies.map((c) => c.code))
-    expect(first.accounts.every((a) => a.tenant_id === demo.tenant_id && Number(a.balance) > 0 && a.hold === '0')).toBe(true)
+    expect(first.accounts.every((a) => a.tenant_id === demo.tenant_id && Number(a.balance) > 0)).toBe(true)
+    // The dashboard example's open buy of USD-IRR holds IRR, and nothing else.
+    expect(first.accounts.filter((a) => Number(a.hold) !== 0).map((a) => a.currency)).toEqual(['IRR'])
     expect(first.ledger.map((e) => [e.kind, e.reference])).toEqual(first.currencies.map((c) => ['deposit', `demo-funding-${c.code}`]))
   })
 
@@ -94,7 +117,24 @@ describe('first run on the embedded database', () => {
       await closeServices(services)
     }
     expect(sink.lines().length).toBeGreaterThan(0)
+    // No KEY_ENCRYPTION_KEY here: the warning gives the command that makes one, and what it prints is accepted.
+    const warning = sink.lines().find((line) => line.msg.startsWith('KEY_ENCRYPTION_KEY is not set'))
+    expect(warning?.make_key).toBe(`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`)
+    const [, script] = /^node -e "(.+)"$/.exec(warning!.make_key)!
+    const key = execFileSync(process.execPath, ['-e', script!], { encoding: 'utf8' }).trim()
+    expect(loadConfig({ DATA_DIR: dataDir, KEY_ENCRYPTION_KEY: key }).keyEncryptionKey).toBe(key)
     expect(JSON.stringify(sink.lines())).not.toContain(secret)
     expect(await snapshot()).toEqual(first)
+  })
+})
+
+describe('npm start', () => {
+  it('says it is building before the silent first build', () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    const [say, build] = scripts.prestart!.split(' && ')
+    expect(build).toBe('npm run build')
+    expect(say).toMatch(/^node -e /)
+    const printed = execFileSync(process.execPath, ['-e', /^node -e "(.+)"$/.exec(say!)![1]!], { encoding: 'utf8' })
+    expect(printed).toBe('Building the service (tsc; the first start takes ~30 s)…\n')
   })
 })

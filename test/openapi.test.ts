@@ -98,6 +98,36 @@ afterAll(async () => {
   await server?.close()
 })
 
+describe('404 examples', () => {
+  // The values the examples name, put in each path: the server must answer the example's message.
+  const missing: Record<string, string> = {
+    uid: '0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b',
+    symbol: 'NOPE-IRR',
+    currency: 'XYZ',
+    client_id: '0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b',
+    file: 'nope.js',
+  }
+  const bodies: Record<string, unknown> = { patch: { quantity: '5' } }
+
+  it("every route's 404 example is the message the route answers for its own resource", async () => {
+    const admin = (await createTestClient(server, { roles: ['admin'] })).token
+    const checked: string[] = []
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const response = operation.responses?.['404']
+        if (!response) continue
+        const examples = Object.values(response.content['application/json'].examples ?? {}) as { value: { message: string } }[]
+        expect(examples.length, `${method} ${path}`).toBe(1)
+        const target = path.replace(/\{([a-z_]+)\}/g, (_, name: string) => missing[name]!)
+        const res = await server.request(method.toUpperCase(), target, { token: admin, body: bodies[method] })
+        expect([res.status, res.body], `${method} ${target}`).toEqual([404, examples[0]!.value])
+        checked.push(`${method} ${path}`)
+      }
+    }
+    expect(checked.length).toBeGreaterThan(10)
+  })
+})
+
 describe('GET /openapi.json and /docs', () => {
   it('serves the committed document at both paths, without a token', async () => {
     for (const path of ['/openapi.json', '/api/openapi.json']) {

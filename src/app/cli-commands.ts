@@ -4,16 +4,26 @@ import { type Config, ConfigError } from '../core/config.ts'
 import { AppError } from '../core/errors.ts'
 import { type Db, EmbeddedDatabaseBusy } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
-import { createClient, deactivateClient, listClients, revokeSessionsOfClient, rotateClientSecret } from '../modules/auth/clients/clients.ts'
+import {
+  createClient,
+  deactivateClient,
+  DEFAULT_ADMIN_SCOPES,
+  listClients,
+  revokeSessionsOfClient,
+  ROLES,
+  rotateClientSecret,
+} from '../modules/auth/clients/clients.ts'
 import { encryptStoredKeys, listSigningKeys, rotateSigningKeys } from '../modules/auth/keys/signing-keys.ts'
 import { ledgerEntryRecord } from '../modules/exchange/accounts/account-records.ts'
-import { accountFees, checkAccounts, transfer } from '../modules/exchange/accounts/accounts.ts'
+import { accountFees, ACCOUNTS_READ, ACCOUNTS_WRITE, checkAccounts, transfer } from '../modules/exchange/accounts/accounts.ts'
+import { ORDERS_READ, ORDERS_WRITE } from '../modules/exchange/orders/orders.ts'
 import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
 import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
+import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
 
-  client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y]
+  client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y] [--out FILE]
   client list
   client deactivate CLIENT_ID
   client rotate-secret CLIENT_ID      (also revokes the client's sessions)
@@ -32,10 +42,74 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   db migrate
   db seed
 
+--out FILE (any command) writes its output to FILE instead of stdout, creating it with mode 0600;
+it refuses a FILE that exists.
+
 Uses DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR: through the
 server holding it when one runs, directly otherwise.`
 
 export class UsageError extends Error {}
+
+/**
+ * Every scope the service checks (the operations' declarations; the admin default holds them all):
+ * a client granted anything else holds a scope nothing asks for, so the CLI refuses it.
+ */
+export const KNOWN_SCOPES: readonly string[] = [...new Set([...DEFAULT_ADMIN_SCOPES, SYMBOLS_READ, ORDERS_READ, ORDERS_WRITE, ACCOUNTS_READ, ACCOUNTS_WRITE])]
+const scopeParts = (index: 0 | 1) => new Set(KNOWN_SCOPES.map((scope) => scope.split(':')[index]!))
+const RESOURCES = scopeParts(0)
+const ACTIONS = scopeParts(1)
+
+/** `orders:read`, or a wildcard form (`orders:*`, `*:read`, `*:*`) whose named parts are known. */
+function knownScope(scope: string): boolean {
+  if (KNOWN_SCOPES.includes(scope)) return true
+  const parts = scope.split(':')
+  if (parts.length !== 2) return false
+  const [resource, action] = parts as [string, string]
+  return (resource === '*' || RESOURCES.has(resource)) && (action === '*' || ACTIONS.has(action))
+}
+
+/** Names a refused role or scope (bounded: the text is echoed) and the valid ones. */
+function checkNames(flag: string, given: string[] | undefined, known: (name: string) => boolean, valid: string): void {
+  const unknown = given?.filter((name) => !known(name))
+  if (!unknown?.length) return
+  const shown = unknown.map((name) => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name)).slice(0, 5)
+  throw new UsageError(`Unknown ${flag.slice(2, -1)}${unknown.length === 1 ? '' : 's'} in ${flag}: ${shown.join(', ')}. Valid: ${valid}`)
+}
+
+/**
+ * How the arguments of each command are named on its command line, by the input field they fill:
+ * a refused value is reported by the flag or argument the operator typed, not by a body location.
+ */
+const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
+  'client create': { tenant_id: '--tenant' },
+  'account deposit': { tenant_id: '--tenant' },
+  'account withdraw': { tenant_id: '--tenant' },
+  'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
+  'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
+}
+
+/** An operation refused a command's arguments: `failure` names each by its flag. */
+class ArgumentsRefused extends Error {
+  constructor(
+    readonly error: AppError,
+    readonly names: Record<string, string>,
+  ) {
+    super(error.message)
+  }
+}
+
+const kebab = (field: string) =>
+  field
+    .replace(/_/g, '-')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+
+/** A `detail` location as the command line spelled it: `["body", "amount"]` is `--amount`. */
+function argumentName(loc: (string | number)[], names: Record<string, string>): string {
+  const [where, field, ...rest] = loc
+  if (where !== 'body' || typeof field !== 'string') return JSON.stringify(loc)
+  return `${names[field] ?? `--${kebab(field)}`}${rest.map((part) => `[${part}]`).join('')}`
+}
 
 /** `account check` found discrepancies: each is one line on stderr, and the exit code is 1. */
 class CheckFailed extends Error {
@@ -79,74 +153,86 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
     return rest
   }
   await migrateToLatest(db)
-  switch (`${area} ${command}`) {
-    case 'client create': {
-      if (!values.name) throw new UsageError('client create needs --name')
-      const roles = list(values.roles) as ('client' | 'admin')[] | undefined
-      return print(await createClient(db, { name: values.name, tenant_id: values.tenant, roles, scopes: list(values.scopes) }))
-    }
-    case 'client list':
-      for (const client of await listClients(db)) print(client)
-      return
-    case 'client deactivate':
-      return print(await deactivateClient(db, needs(1)[0]!))
-    case 'client rotate-secret':
-      return print(await rotateClientSecret(db, needs(1)[0]!))
-    case 'client revoke-sessions':
-      return print(await revokeSessionsOfClient(db, needs(1)[0]!))
-    case 'keys list':
-      for (const key of await listSigningKeys(db)) print(key)
-      return
-    case 'keys encrypt': {
-      needs(0)
-      if (!config.keyEncryptionKey) throw new UsageError('keys encrypt needs KEY_ENCRYPTION_KEY (32 random bytes in base64url)')
-      return print({ encrypted: await encryptStoredKeys(db, config.keyEncryptionKey) })
-    }
-    case 'keys rotate':
-      return print(await rotateSigningKeys(db, config.keyEncryptionKey, Math.max(config.accessTokenTtl, config.refreshTokenTtl) + config.clockSkew))
-    case 'symbol set-reference-price': {
-      const [symbol, price] = needs(2)
-      return print(await setReferencePrice(db, symbol!, price!))
-    }
-    case 'symbol activate':
-      return print(await setSymbolActive(db, needs(1)[0]!, true))
-    case 'symbol deactivate':
-      return print(await setSymbolActive(db, needs(1)[0]!, false))
-    case 'symbol set-fees': {
-      const [symbol, maker, taker] = needs(3)
-      return print(await setSymbolFees(db, symbol!, maker!, taker!))
-    }
-    case 'account deposit':
-    case 'account withdraw': {
-      needs(0)
-      for (const flag of ['tenant', 'currency', 'amount', 'reference'] as const) {
-        if (!values[flag]) throw new UsageError(`account ${command} needs --${flag}`)
+  try {
+    await run()
+  } catch (error) {
+    if (error instanceof AppError && error.detail) throw new ArgumentsRefused(error, ARGUMENT_NAMES[`${area} ${command}`] ?? {})
+    throw error
+  }
+
+  async function run(): Promise<void> {
+    switch (`${area} ${command}`) {
+      case 'client create': {
+        if (!values.name) throw new UsageError('client create needs --name')
+        const roles = list(values.roles)
+        const scopes = list(values.scopes)
+        checkNames('--roles', roles, (role) => (ROLES as readonly string[]).includes(role), ROLES.join(', '))
+        checkNames('--scopes', scopes, knownScope, `${KNOWN_SCOPES.join(', ')}; * for either part (orders:*, *:read, *:*)`)
+        return print(await createClient(db, { name: values.name, tenant_id: values.tenant, roles: roles as (typeof ROLES)[number][] | undefined, scopes }))
       }
-      const { entry } = await transfer(db, {
-        tenant_id: values.tenant,
-        currency: values.currency,
-        amount: values.amount,
-        kind: command === 'deposit' ? 'deposit' : 'withdrawal',
-        reference: values.reference,
-      })
-      return print(ledgerEntryRecord(entry))
+      case 'client list':
+        for (const client of await listClients(db)) print(client)
+        return
+      case 'client deactivate':
+        return print(await deactivateClient(db, needs(1)[0]!))
+      case 'client rotate-secret':
+        return print(await rotateClientSecret(db, needs(1)[0]!))
+      case 'client revoke-sessions':
+        return print(await revokeSessionsOfClient(db, needs(1)[0]!))
+      case 'keys list':
+        for (const key of await listSigningKeys(db)) print(key)
+        return
+      case 'keys encrypt': {
+        needs(0)
+        if (!config.keyEncryptionKey) throw new UsageError('keys encrypt needs KEY_ENCRYPTION_KEY (32 random bytes in base64url)')
+        return print({ encrypted: await encryptStoredKeys(db, config.keyEncryptionKey) })
+      }
+      case 'keys rotate':
+        return print(await rotateSigningKeys(db, config.keyEncryptionKey, Math.max(config.accessTokenTtl, config.refreshTokenTtl) + config.clockSkew))
+      case 'symbol set-reference-price': {
+        const [symbol, price] = needs(2)
+        return print(await setReferencePrice(db, symbol!, price!))
+      }
+      case 'symbol activate':
+        return print(await setSymbolActive(db, needs(1)[0]!, true))
+      case 'symbol deactivate':
+        return print(await setSymbolActive(db, needs(1)[0]!, false))
+      case 'symbol set-fees': {
+        const [symbol, maker, taker] = needs(3)
+        return print(await setSymbolFees(db, symbol!, maker!, taker!))
+      }
+      case 'account deposit':
+      case 'account withdraw': {
+        needs(0)
+        for (const flag of ['tenant', 'currency', 'amount', 'reference'] as const) {
+          if (!values[flag]) throw new UsageError(`account ${command} needs --${flag}`)
+        }
+        const { entry } = await transfer(db, {
+          tenant_id: values.tenant,
+          currency: values.currency,
+          amount: values.amount,
+          kind: command === 'deposit' ? 'deposit' : 'withdrawal',
+          reference: values.reference,
+        })
+        return print(ledgerEntryRecord(entry))
+      }
+      case 'account fees':
+        needs(0)
+        for (const fee of await accountFees(db)) print(fee)
+        return
+      case 'account check': {
+        needs(0)
+        const { currencies, discrepancies } = await checkAccounts(db)
+        if (discrepancies.length > 0) throw new CheckFailed(discrepancies.map((d) => `${d.check}: ${d.message}`))
+        return print({ status: 'ok', currencies })
+      }
+      case 'db migrate':
+        return print({ status: 'migrated' })
+      case 'db seed':
+        return print(await seedDemoMarket(db))
+      default:
+        throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
-    case 'account fees':
-      needs(0)
-      for (const fee of await accountFees(db)) print(fee)
-      return
-    case 'account check': {
-      needs(0)
-      const { currencies, discrepancies } = await checkAccounts(db)
-      if (discrepancies.length > 0) throw new CheckFailed(discrepancies.map((d) => `${d.check}: ${d.message}`))
-      return print({ status: 'ok', currencies })
-    }
-    case 'db migrate':
-      return print({ status: 'migrated' })
-    case 'db seed':
-      return print(await seedDemoMarket(db))
-    default:
-      throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
   }
 }
 
@@ -154,6 +240,10 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
 export function failure(error: unknown): { stderr: string; code: number } {
   if (error instanceof UsageError) return { stderr: `${error.message}\n\n${USAGE}\n`, code: 2 }
   if (error instanceof CheckFailed) return { stderr: `${[error.message, ...error.lines].join('\n')}\n`, code: 1 }
+  if (error instanceof ArgumentsRefused) {
+    const lines = error.error.detail!.map((issue) => `  ${argumentName(issue.loc, error.names)}: ${issue.msg}`)
+    return { stderr: `${[error.message, ...lines].join('\n')}\n`, code: 1 }
+  }
   if (error instanceof AppError) {
     const detail = error.detail ? ` ${JSON.stringify(error.detail)}` : ''
     return { stderr: `${error.message}${detail}\n`, code: 1 }

@@ -65,17 +65,39 @@ mutation Refresh($refreshToken: String!) {
 }
 `
 
+/**
+ * What the first tab says first when only trusted documents are served (docs/api.md, "Trusted
+ * documents"): document text, this page's Login included, runs for admins only, so the steps above
+ * are refused (400 PERSISTED_QUERY_ONLY) until an admin's token is in Headers.
+ */
+export const TRUSTED_ONLY_NOTICE = `# TRUSTED DOCUMENTS ONLY: this server runs
+# documents sent as text (all this page sends)
+# for admins only; anyone else gets 400
+# PERSISTED_QUERY_ONLY, Login below included.
+# An admin logs in over REST (POST
+# /api/sso/v1/auth/login, see /docs) and sets
+# Headers: {"Authorization": "Bearer <access>"}.
+# Other clients send a documentId instead.
+#
+`
+
 const LOGIN_VARIABLES = JSON.stringify({ clientId: '<CLIENT_ID>', clientSecret: '<CLIENT_SECRET>' }, null, 2)
 
-export const graphiqlOptions: GraphiQLOptions = {
-  title: 'Exchange API',
-  defaultTabs: [
-    { query: LOGIN_TAB, variables: LOGIN_VARIABLES },
-    { query: SYMBOLS_TAB },
-    { query: REFRESH_TAB, variables: JSON.stringify({ refreshToken: '<tokens.refresh>' }, null, 2) },
-  ],
-  defaultEditorToolsVisibility: 'variables',
+/** GraphiQL's page options for a server: in trusted-only mode its first tab opens with the notice. */
+export function graphiqlOptionsFor(config: { graphqlTrustedDocumentsOnly: boolean }): GraphiQLOptions {
+  return {
+    title: 'Exchange API',
+    defaultTabs: [
+      { query: `${config.graphqlTrustedDocumentsOnly ? TRUSTED_ONLY_NOTICE : ''}${LOGIN_TAB}`, variables: LOGIN_VARIABLES },
+      { query: SYMBOLS_TAB },
+      { query: REFRESH_TAB, variables: JSON.stringify({ refreshToken: '<tokens.refresh>' }, null, 2) },
+    ],
+    defaultEditorToolsVisibility: 'variables',
+  }
 }
+
+/** The options of a server that takes document text from anyone. */
+export const graphiqlOptions: GraphiQLOptions = graphiqlOptionsFor({ graphqlTrustedDocumentsOnly: false })
 
 /**
  * Runs in the page before GraphiQL. GraphiQL keeps headers per tab, so a token pasted into one

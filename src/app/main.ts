@@ -3,7 +3,7 @@ import { EmbeddedDatabaseBusy } from '../db/database.ts'
 import { listen } from '../http/listen.ts'
 import { bufferedStdout, createLogger } from '../observability/logger.ts'
 import { serveAdminChannel } from './admin-channel.ts'
-import { prepareFirstRun } from './first-run.ts'
+import { DEMO_PERSISTED_DOCUMENTS, demoEnvironment, prepareFirstRun } from './first-run.ts'
 import { createApp } from './server.ts'
 import { closeServices, openServices } from './services.ts'
 
@@ -11,8 +11,9 @@ const SHUTDOWN_DEADLINE_MS = 20_000
 
 async function main() {
   let config
+  const env = demoEnvironment(process.env)
   try {
-    config = loadConfig()
+    config = loadConfig(env)
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`)
@@ -29,6 +30,11 @@ async function main() {
     logger.fatal({ err }, 'uncaught exception')
     process.exit(1)
   })
+  if (env.GRAPHQL_PERSISTED_DOCUMENTS !== process.env.GRAPHQL_PERSISTED_DOCUMENTS) {
+    logger.info({ file: DEMO_PERSISTED_DOCUMENTS }, "embedded demo: serving the dashboard example's persisted documents (GRAPHQL_PERSISTED_DOCUMENTS unset)")
+  }
+  // The first start on the embedded database takes a while (initdb, every migration, the seed).
+  logger.info({ database: config.databaseUrl ? 'postgres' : 'pglite' }, 'starting: opening the database and applying migrations')
   let services
   try {
     services = await openServices(config, logger)

@@ -7,6 +7,7 @@ import {
   type DocumentedErrorKind,
   errorBodies,
   type Examples,
+  notFoundExamples,
   rateLimitHeaders,
   requestIdHeader,
   type ResponseDoc,
@@ -101,12 +102,15 @@ function operation(route: Route, doc: RouteDoc): ZodOpenApiOperationObject {
   const successHeaders = counted ? countedHeaders : baseHeaders
   const responses: Record<string, ZodOpenApiResponseObject> = {}
   for (const [status, response] of Object.entries(doc.responses) as [string, ResponseDoc][]) {
-    responses[status] = ownResponse(response, successHeaders)
+    // The shared error body's own example names one resource: a 404 names the route's.
+    const examples = status === '404' && response.body && !response.examples ? notFoundExamples(route.path) : response.examples
+    responses[status] = ownResponse({ ...response, examples }, successHeaders)
   }
   const add = (status: number, response: ZodOpenApiResponseObject) => {
     responses[String(status)] ??= response
   }
-  const errorResponse = (kind: DocumentedErrorKind, when: string) => jsonResponse(when, errorBodies[kind], counted ? countedHeaders : baseHeaders, undefined)
+  const errorResponse = (kind: DocumentedErrorKind, when: string) =>
+    jsonResponse(when, errorBodies[kind], counted ? countedHeaders : baseHeaders, kind === 'not_found' ? notFoundExamples(route.path) : undefined)
   if (access === 'token') add(401, shared.unauthorized)
   const forbidden = [doc.scope && `The token lacks the scope \`${doc.scope}\``, doc.errors?.forbidden].filter(Boolean)
   if (forbidden.length) add(403, errorResponse('forbidden', forbidden.join('; or: ')))

@@ -152,7 +152,7 @@ export const validationErrorBody = z.object({ detail: z.array(validationIssue) }
 export const errorBodies = {
   bad_request: errorBody('BadRequestError', 'bad_request', 'Text must be valid Unicode without NUL characters'),
   forbidden: errorBody('PermissionDenied', 'forbidden', 'Access denied: requires orders:write'),
-  not_found: errorBody('NotFoundError', 'not_found', 'Order not found'),
+  not_found: errorBody('NotFoundError', 'not_found', 'No route for /api/nope'),
   method_not_allowed: errorBody('MethodNotAllowedError', 'method_not_allowed', 'Method PUT is not allowed here'),
   conflict: errorBody('ConflictError', 'conflict', 'Order is already cancelled'),
   events_expired: errorBody('EventsExpiredError', 'events_expired', 'Events after 12 are no longer kept (7 days); the oldest kept is 5230'),
@@ -168,6 +168,32 @@ export const errorBodies = {
   service_unavailable: errorBody('ServiceUnavailableError', 'service_unavailable', 'The service is temporarily unavailable'),
   gateway_timeout: errorBody('GatewayTimeoutError', 'gateway_timeout', 'The database did not answer in time'),
 } satisfies Partial<Record<ErrorKind, z.ZodType>>
+
+/**
+ * What each route's 404 says, word for word as its operation answers (docs/api.md, "Errors"), for
+ * the example on /docs: keyed by the path parameter naming the missing thing and the segment before
+ * it (`/api/exchange/v1/orders/:uid` → `orders/:uid`), or the whole path when it has none.
+ */
+const NOT_FOUND_MESSAGES: Record<string, string> = {
+  'orders/:uid': 'Order 0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b not found',
+  'symbols/:symbol': 'Symbol NOPE-IRR not found',
+  'accounts/:currency': 'Currency XYZ not found',
+  'users/:uid': 'User not found',
+  'users/:client_id': 'Client not found',
+  'assets/:file': 'No asset nope.js',
+  '/': 'See /graphql for GraphQL and GraphiQL, /api/... for REST, and /docs for its reference',
+}
+
+/** The example of `path`'s 404 answer; a route that answers 404 must have its message above. */
+export function notFoundExamples(path: string): Examples {
+  const parts = path.split('/')
+  let last = parts.length - 1
+  while (last >= 0 && !parts[last]!.startsWith(':')) last--
+  const key = last < 1 ? path : `${parts[last - 1]}/${parts[last]}`
+  const message = NOT_FOUND_MESSAGES[key]
+  if (message === undefined) throw new Error(`No 404 example for ${path}: add its message to NOT_FOUND_MESSAGES`)
+  return { not_found: { summary: message, value: { message, error: kinds.not_found.error, detail: message } } }
+}
 
 /** Examples of the reference's 401 answers, one per message. */
 export const tokenFailureExamples: Examples = Object.fromEntries(

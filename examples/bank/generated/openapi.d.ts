@@ -1322,9 +1322,9 @@ export interface components {
         /**
          * @description `error` is `not_found`; `detail` repeats `message`.
          * @example {
-         *       "message": "Order not found",
+         *       "message": "No route for /api/nope",
          *       "error": "not_found",
-         *       "detail": "Order not found"
+         *       "detail": "No route for /api/nope"
          *     }
          */
         NotFoundError: {

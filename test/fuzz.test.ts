@@ -7,6 +7,7 @@ import { routes } from '../src/app/routes.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient } from './helpers/auth.ts'
 import { type FuzzContext, type FuzzRequest, fuzzRequest, Random } from './helpers/fuzz-requests.ts'
+import { loopHeld } from './helpers/loop-hold.ts'
 import { type RawResult, sendRaw } from './helpers/raw-http.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -75,37 +76,7 @@ describe('fuzzing', () => {
         end: request.mayGoUnanswered,
       })
     const results: RawResult[] = new Array(COUNT)
-    /**
-     * How long the loop was held while `work` ran (ms), and when: a timer ticks every few ms, and a
-     * gap between ticks (or from the last tick to the end) is a turn that long, counted only as far
-     * as this process also used CPU during it: on a shared machine a process descheduled for 50 ms
-     * sees its loop "held" without any request holding it. (An event-loop delay histogram records
-     * a turn only at its next tick, which may come after `work` is over.)
-     */
-    const held = async (work: () => Promise<unknown>) => {
-      const long: [number, number][] = []
-      let worst = 0
-      let last = performance.now()
-      let lastCpu = process.cpuUsage()
-      const tick = () => {
-        const now = performance.now()
-        const cpu = process.cpuUsage(lastCpu)
-        // A gap counts for as long as this process also ran during it.
-        const gap = Math.min(now - last, (cpu.user + cpu.system) / 1000)
-        worst = Math.max(worst, gap)
-        if (gap > MAX_LOOP_HOLD_MS) long.push([last, now])
-        last = now
-        lastCpu = process.cpuUsage()
-      }
-      const timer = setInterval(tick, 5)
-      try {
-        await work()
-      } finally {
-        clearInterval(timer)
-        tick()
-      }
-      return { ms: worst, long }
-    }
+    const held = (work: () => Promise<unknown>) => loopHeld(work, MAX_LOOP_HOLD_MS)
     // When each request was in flight: one that held the loop was in flight during a long turn.
     const inFlight: [number, number][] = new Array(COUNT)
     let sentAgain = 0

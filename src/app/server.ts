@@ -22,7 +22,7 @@ import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
 import { type RecordedAnswerHooks, RecordedAnswers, type RecordingHandoff } from '../modules/exchange/symbols/caches/recorded-answers.ts'
 import { symbolsResultCachePlugin } from '../modules/exchange/symbols/caches/symbols-result-cache.ts'
-import { graphqlCallLimitsPlugin } from '../rate-limits/graphql-calls-plugin.ts'
+import { admitGraphQLRequest, countGraphQLOperation, graphqlCallLimitsPlugins } from '../rate-limits/graphql-calls-plugin.ts'
 import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
 import { restRateLimits } from '../rate-limits/rest-adapter.ts'
 import { graphiqlOptions, renderGraphiQLPage } from './graphiql.ts'
@@ -84,6 +84,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       contexts.set(request, (ctx = createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res))))
     return ctx
   }
+  const callLimits = graphqlCallLimitsPlugins(services, (request, sc) => contextOf({ ...sc, request }), graphqlSchema, GRAPHQL_PATH)
   const yoga = createYoga<Record<string, unknown>, RequestContext>({
     schema: graphqlSchema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -101,15 +102,17 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     plugins: [
       requestLogPlugin(services, states, finish, (pathname) => (servedByYoga(pathname) ? pathname : (router.pattern('OPTIONS', pathname) ?? UNMATCHED_ROUTE))),
       metricsEndpointPlugin(services),
-      graphqlCallLimitsPlugin(services, states, GRAPHQL_PATH),
+      callLimits.arrival,
       graphqlLoginLimitPlugin(services),
-      graphqlLimitsPlugin(config),
+      graphqlLimitsPlugin(config, () => services.metrics.graphqlDocumentValidated()),
       // An admin's document text is neither recorded nor made known: RecordedAnswers would answer it to non-admins.
       trustedDocumentsPlugin(
         trusted,
         (request, sc) => contextOf({ ...sc, request }).auth.principal(),
         (sc) => delete (sc as Partial<RecordingHandoff>).recordingKey,
       ),
+      // After the trusted documents' plugin, which turns a documentId into the query counted here.
+      callLimits.operations,
       noStorePlugin(states),
       recordedAnswers.plugin(),
       // Last: a cache hit or a shared result ends the onExecute chain.
@@ -119,10 +122,13 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   })
   const openState = (req: IncomingMessage) =>
     openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
-  const openContext = (req: IncomingMessage, state: RequestState) => createRequestContext(services, state, header(req, 'authorization'))
+  const openContext = (req: IncomingMessage, state: RequestState, res?: ServerResponse) =>
+    createRequestContext(services, state, header(req, 'authorization'), res && watchResponse(res))
   const recordedAnswerHooks: RecordedAnswerHooks = {
     open: openState,
     context: openContext,
+    admit: (ctx) => admitGraphQLRequest(services, ctx),
+    count: (ctx, document, operationName) => countGraphQLOperation(services, ctx, graphqlSchema, document, operationName),
     finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
     yoga: (req, res, handoff) => void yoga(req, res, handoff),
   }

@@ -1,4 +1,4 @@
-import { forbidden } from './errors.ts'
+import { AppError, forbidden } from './errors.ts'
 
 /** The caller, as proven by a verified access token. */
 export interface Principal {
@@ -58,13 +58,31 @@ export class AuthContext {
     return this.#principal
   }
 
+  /**
+   * The caller if its token verifies, undefined if it is missing or refused (401); counts nothing
+   * (`principal()` does, in the counted context). Other failures (a database fault) are thrown.
+   */
+  async verified(): Promise<Principal | undefined> {
+    try {
+      return await AuthContext.prototype.principal.call(this)
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'unauthenticated') return undefined
+      throw error
+    }
+  }
+
   /** Whether the request carries an `Authorization` header at all. */
   get hasCredentials(): boolean {
     return this.header !== null
   }
 
-  /** How many calls the request counts as against the API rate limit, set before `principal()`. */
-  countAs(_calls: number): void {}
+  /**
+   * How many calls the request counts as against the API rate limit: set before `principal()`, or
+   * after it to count the calls beyond those already counted.
+   */
+  countAs(_calls: number): Promise<void> {
+    return Promise.resolve()
+  }
 
   /** The verified caller, who must hold `scope` (403 "Access denied: requires <scope>" otherwise). */
   async require(scope?: string): Promise<Principal> {

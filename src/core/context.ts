@@ -56,6 +56,6 @@ export interface RequestState {
   operationName: string | undefined
   /** The response carries tokens: no cache may store it (RFC 6749 §5.1). */
   carriesTokens: boolean
-  /** Counted once against the anonymous limit already. */
-  anonymousCounted: boolean
+  /** Calls counted against the anonymous limit so far (a request counts once, by its cost). */
+  anonymousCalls: number
 }

@@ -1,22 +1,15 @@
 import {
   type ASTVisitor,
+  type DocumentNode,
   type ExecutionResult,
-  type FieldNode,
-  getNamedType,
-  getNullableType,
+  getIntrospectionQuery,
+  getOperationAST,
   GraphQLError,
-  type GraphQLField,
-  type GraphQLNamedType,
-  isInterfaceType,
-  isListType,
-  isObjectType,
-  Kind,
+  type GraphQLSchema,
   NoSchemaIntrospectionCustomRule,
   parse,
-  SchemaMetaFieldDef,
-  type SelectionSetNode,
-  TypeMetaFieldDef,
-  TypeNameMetaFieldDef,
+  type ParseOptions,
+  type Source,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql'
@@ -27,6 +20,11 @@ import { AppError, toAppError } from '../core/errors.ts'
 import { firstOutOfBounds, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_KEYS_PER_OBJECT } from '../http/json-body.ts'
 import { MAX_BODY_BYTES, readLimited } from '../http/request-body.ts'
 import { errorResponse } from '../http/responses.ts'
+import { documentForm } from './document-forms.ts'
+import { measureOperation, measureSelection } from './operation-cost.ts'
+import { parsedFor } from './parsed-documents.ts'
+import { overlapPairs } from './validation-cost.ts'
+import { variableErrors } from './variables.ts'
 
 /**
  * Limits that stop abusive GraphQL documents before any resolver runs (docs/operations.md, "Abuse limits"). The cost of a
@@ -54,8 +52,12 @@ export const GRAPHQL_LIMITS = {
   maxTokens: 5_000,
   /** Items assumed for a list argument that is a variable or left out. */
   listSize: 100,
-  /** Items assumed for each list of the introspection types (types, fields, args, ...). */
-  introspectionListSize: 5,
+  /** Introspection in one operation, in complete introspection queries' worth (see `maxIntrospectionCost`). */
+  maxIntrospections: 1,
+  /** Pairs of selections the overlapping-fields check may compare in one document (validation-cost.ts). */
+  maxOverlapPairs: 2_000,
+  /** Documents whose form validated, remembered so that a comment or spacing does not validate them again. */
+  validatedForms: 2_000,
   /** Errors a request refused before execution (variables, validation) is answered with. */
   maxRequestErrors: 20,
   /** Characters of such an error's message kept from its start, and from its end, around `…`. */
@@ -65,102 +67,77 @@ export const GRAPHQL_LIMITS = {
 
 export type GraphQLLimits = { [K in keyof typeof GRAPHQL_LIMITS]: number }
 
-const INTROSPECTION_ROOTS = new Set(['__schema', '__type'])
-const META_FIELDS: Record<string, GraphQLField<unknown, unknown> | undefined> = {
-  __schema: SchemaMetaFieldDef,
-  __type: TypeMetaFieldDef,
-  __typename: TypeNameMetaFieldDef,
-}
+const fullIntrospectionCosts = new WeakMap<GraphQLSchema, number>()
 
-interface Measure {
-  depth: number
-  aliases: number
-  directives: number
-  cost: number
+/**
+ * The introspection one operation may ask for: `maxIntrospections` times what graphql-js's most
+ * complete introspection query (every option on) costs in `schema`, GraphiQL's included.
+ */
+export function maxIntrospectionCost(schema: GraphQLSchema, limits: GraphQLLimits = GRAPHQL_LIMITS): number {
+  let full = fullIntrospectionCosts.get(schema)
+  if (full === undefined) {
+    const query = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+    })
+    full = measureOperation(schema, parse(query), undefined, limits)?.measure.introspectionCost ?? 0
+    fullIntrospectionCosts.set(schema, full)
+  }
+  return Math.ceil(full * limits.maxIntrospections)
 }
-
-const ZERO: Measure = { depth: 0, aliases: 0, directives: 0, cost: 0 }
-const LIST_ARGUMENTS = ['limit', 'first', 'depth']
-// Keeps arithmetic finite whatever the document multiplies.
-const COST_CAP = 1e12
 
 /** Depth, alias, directive and cost limits as one validation rule over each operation. */
 export function operationLimitsRule(limits: GraphQLLimits = GRAPHQL_LIMITS): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const schema = context.getSchema()
-    const fragmentMeasures = new Map<string, Measure>()
-    const inProgress = new Set<string>()
-
-    const fieldsOf = (type: GraphQLNamedType | null | undefined) => (type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields() : undefined)
-
-    const multiplier = (node: FieldNode, def: GraphQLField<unknown, unknown> | undefined, parent: GraphQLNamedType | null | undefined): number => {
-      for (const name of LIST_ARGUMENTS) {
-        const arg = node.arguments?.find((a) => a.name.value === name)
-        if (arg?.value.kind === Kind.INT) return Math.max(1, Math.min(Number(arg.value.value), COST_CAP))
-        if (arg || def?.args.some((a) => a.name === name)) return limits.listSize
-      }
-      // Introspection lists nest into each other (`types { fields { type { fields ... } } }`).
-      if (def && parent?.name.startsWith('__') && isListType(getNullableType(def.type))) return limits.introspectionListSize
-      return 1
-    }
-
-    const measure = (selectionSet: SelectionSetNode, parent: GraphQLNamedType | null | undefined): Measure => {
-      const total = { ...ZERO }
-      const add = (m: Measure) => {
-        total.aliases += m.aliases
-        total.directives += m.directives
-        total.cost = Math.min(COST_CAP, total.cost + m.cost)
-        total.depth = Math.max(total.depth, m.depth)
-      }
-      for (const selection of selectionSet.selections) {
-        total.directives += selection.directives?.length ?? 0
-        if (selection.kind === Kind.FIELD) {
-          const def = META_FIELDS[selection.name.value] ?? fieldsOf(parent)?.[selection.name.value]
-          const child = selection.selectionSet ? measure(selection.selectionSet, def ? getNamedType(def.type) : undefined) : ZERO
-          add({
-            // Introspection documents (GraphiQL's is 15 deep) are bounded by their cost instead.
-            depth: INTROSPECTION_ROOTS.has(selection.name.value) ? 1 : child.depth + 1,
-            aliases: child.aliases + (selection.alias ? 1 : 0),
-            directives: child.directives,
-            cost: 1 + multiplier(selection, def, parent) * child.cost,
-          })
-        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent
-          add(measure(selection.selectionSet, type))
-        } else {
-          const name = selection.name.value
-          let m = fragmentMeasures.get(name)
-          if (!m) {
-            const fragment = context.getFragment(name)
-            // Unknown and cyclic fragments are reported by the standard rules; they cost nothing here.
-            if (!fragment || inProgress.has(name)) continue
-            inProgress.add(name)
-            m = measure(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value))
-            inProgress.delete(name)
-            fragmentMeasures.set(name, m)
-          }
-          add(m)
-        }
-      }
-      return total
-    }
-
     return {
       OperationDefinition(node) {
         const root =
           node.operation === 'query' ? schema.getQueryType() : node.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType()
-        const m = measure(node.selectionSet, root)
+        const m = measureSelection(schema, (fragment) => context.getFragment(fragment) ?? undefined, node.selectionSet, root, limits)
         const name = node.name ? `Operation ${node.name.value}` : 'The operation'
         const report = (what: string, value: number, limit: number) =>
           context.reportError(new GraphQLError(`${name} has ${what} ${value}, over the limit of ${limit}`, { nodes: node }))
         if (m.depth > limits.maxDepth) report('a depth of', m.depth, limits.maxDepth)
         if (m.aliases > limits.maxAliases) report('aliases:', m.aliases, limits.maxAliases)
         if (m.directives > limits.maxDirectives) report('directives:', m.directives, limits.maxDirectives)
+        // Introspection is held to its own limit: it costs by what it returns, and a complete one costs more than maxCost.
+        const cost = m.cost - m.introspectionCost
         if (node.operation === 'subscription') {
-          if (m.cost > limits.maxEventCost) report('a cost per event of', m.cost, limits.maxEventCost)
-        } else if (m.cost > limits.maxCost) report('a cost of', m.cost, limits.maxCost)
+          if (cost > limits.maxEventCost) report('a cost per event of', cost, limits.maxEventCost)
+        } else if (cost > limits.maxCost) report('a cost of', cost, limits.maxCost)
+        const maxIntrospection = maxIntrospectionCost(schema, limits)
+        if (m.introspectionCost > maxIntrospection) report('an introspection cost of', m.introspectionCost, maxIntrospection)
       },
     }
+  }
+}
+
+/** graphql-js's parse, stopping past `maxTokens` tokens. */
+export const parseBounded = (source: string | Source, options?: ParseOptions): DocumentNode =>
+  parse(source, { ...options, maxTokens: GRAPHQL_LIMITS.maxTokens })
+
+/** The bounded errors of a request's variables (variables.ts), or undefined when they coerce. */
+function requestVariableErrors(args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown }) {
+  const operation = getOperationAST(args.document, args.operationName ?? undefined)
+  // Without one operation graphql-js answers its own error.
+  if (!operation) return undefined
+  return variableErrors(args.schema, operation, args.variableValues as Record<string, unknown> | undefined, GRAPHQL_LIMITS.maxRequestErrors).errors
+}
+
+/** A set of at most `size` strings, the oldest forgotten first. */
+class BoundedSet {
+  readonly #items = new Set<string>()
+  constructor(private readonly size: number) {}
+  has(item: string): boolean {
+    return this.#items.has(item)
+  }
+  add(item: string): void {
+    if (this.#items.size >= this.size) this.#items.delete(this.#items.values().next().value!)
+    this.#items.add(item)
   }
 }
 
@@ -222,8 +199,9 @@ function boundedRequestErrors(result: ExecutionResult, limits: GraphQLLimits = G
  * `__schema`/`__type` run as validation rules; a request refused before it runs gets a bounded
  * list of errors.
  */
-export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>): Plugin {
+export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>, validated: () => void = () => {}): Plugin {
   const rules: ValidationRule[] = [operationLimitsRule()]
+  const validForms = new BoundedSet(GRAPHQL_LIMITS.validatedForms)
   if (!config.graphqlIntrospection) rules.push(NoSchemaIntrospectionCustomRule)
   return {
     onRequestParse({ request, requestParser, setRequestParser, endResponse, fetchAPI }) {
@@ -255,11 +233,34 @@ export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>
         }
       })
     },
-    onParse({ setParseFn }) {
-      setParseFn((source, options) => parse(source, { ...options, maxTokens: GRAPHQL_LIMITS.maxTokens }))
+    onParse({ setParseFn, context }) {
+      const request = (context as { request?: object }).request
+      setParseFn((source, options) => parsedFor(request, typeof source === 'string' ? source : source.body) ?? parseBounded(source, options))
     },
-    onValidate({ addValidationRule }) {
+    onValidate({ params, addValidationRule, setResult }) {
+      // First, and cheap: a document too costly to validate is refused before any more work.
+      if (overlapPairs(params.documentAST, GRAPHQL_LIMITS.maxOverlapPairs) > GRAPHQL_LIMITS.maxOverlapPairs) {
+        const message = `The document repeats fields too often to validate: over ${GRAPHQL_LIMITS.maxOverlapPairs} pairs of fields of one name or of fragments to compare`
+        return setResult([new GraphQLError(message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })])
+      }
+      const text = params.documentAST.loc?.source.body
+      const form = text === undefined ? undefined : documentForm(text, GRAPHQL_LIMITS.maxTokens)?.key
+      // A document of a form that validated validates alike (document-forms.ts): skip the work.
+      if (form !== undefined && validForms.has(form)) return setResult([])
       for (const rule of rules) addValidationRule(rule)
+      validated()
+      return ({ valid }) => {
+        if (valid && form !== undefined) validForms.add(form)
+      }
+    },
+    // Variables are checked, bounded, before graphql-js coerces them (variables.ts).
+    onExecute({ args, setResultAndStopExecution }) {
+      const errors = requestVariableErrors(args)
+      if (errors) setResultAndStopExecution({ errors })
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const errors = requestVariableErrors(args)
+      if (errors) setResultAndStopExecution({ errors })
     },
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result) return

@@ -1,4 +1,12 @@
-import { type DocumentNode, type FragmentDefinitionNode, getOperationAST, Kind, type OperationTypeNode, type SelectionSetNode } from 'graphql'
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  getOperationAST,
+  type GraphQLSchema,
+  Kind,
+  type OperationTypeNode,
+  type SelectionSetNode,
+} from 'graphql'
 
 /** A root field as the executed operation selects it. */
 export interface RootField {
@@ -41,4 +49,22 @@ export function rootSelection(document: DocumentNode, operationName: string | nu
   }
   visit(operation.selectionSet)
   return { operation: operation.operation, fields }
+}
+
+/**
+ * A root field's declaration (its Pothos `extensions`) that it answers callers without a token:
+ * it never asks who the caller is. Every other root field authenticates its caller first, so a
+ * request selecting one is counted against its client's API limit; a request selecting none is
+ * counted against its address's anonymous limit (docs/operations.md, "Rate limits"). Declared
+ * where the field is defined, so a new public field cannot be missed by a list kept elsewhere.
+ */
+export const ANSWERS_ANONYMOUS = { answersAnonymous: true } as const
+
+const META_FIELDS = new Set(['__schema', '__type', '__typename'])
+
+/** Whether the root field `name` of `operation` answers without authenticating (introspection, or declared `ANSWERS_ANONYMOUS`). */
+export function answersAnonymous(schema: GraphQLSchema, operation: OperationTypeNode, name: string): boolean {
+  if (META_FIELDS.has(name)) return true
+  const root = schema.getRootType(operation)
+  return root?.getFields()[name]?.extensions?.answersAnonymous === true
 }

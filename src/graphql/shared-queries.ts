@@ -1,9 +1,10 @@
-import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getVariableValues, Kind, type OperationDefinitionNode } from 'graphql'
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, Kind, type OperationDefinitionNode } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext } from '../core/context.ts'
 import { ReadCoalescer } from '../core/read-coalescer.ts'
 import { isPlainSuccess } from './plain-results.ts'
+import { variablesCoerce } from './variables.ts'
 
 // Longer variables are executed alone rather than kept as a key.
 const MAX_KEY_LENGTH = 2048
@@ -23,9 +24,9 @@ type PromiseOrValue<T> = Promise<T> | T
  *
  * Only single-operation queries whose root fields are all among `rootFields`, with no directive or
  * fragment at the root, are shared: each of those fields starts by authorising the caller, so
- * authenticating (and counting) every caller here, before the shared execution, counts each
- * request exactly once, as its own resolvers would have. Variables that do not coerce run no
- * resolver and are not counted, so such requests are left alone. A result with errors is not
+ * authenticating every caller here, before the shared execution, refuses each as its own resolvers
+ * would have (every request was counted before it was validated: graphql-calls-plugin.ts).
+ * Variables that do not coerce are left to graphql-js's answer. A result with errors is not
  * shared: every request that waited for it executes on its own, and gets the errors it always got.
  */
 export class SharedQueries {
@@ -47,7 +48,7 @@ export class SharedQueries {
     const query = this.#query(args.document)
     const ctx = args.contextValue as RequestContext
     if (!query || !ctx.auth.hasCredentials) return undefined
-    if ('errors' in getVariableValues(args.schema, query.operation.variableDefinitions ?? [], args.variableValues ?? {})) return undefined
+    if (!variablesCoerce(args.schema, query.operation, args.variableValues as Record<string, unknown> | undefined)) return undefined
     let jti: string
     try {
       jti = (await ctx.auth.principal()).jti

@@ -28,7 +28,7 @@ export function openRequestState(
     rateLimit: undefined,
     operationName: undefined,
     carriesTokens: false,
-    anonymousCounted: false,
+    anonymousCalls: 0,
   }
 }
 

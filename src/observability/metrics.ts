@@ -71,6 +71,11 @@ export class Metrics {
     help: 'GraphQL queries of a known document answered before Yoga, executed compiled.',
     registers: [this.registry],
   })
+  readonly graphqlValidations = new Counter({
+    name: 'graphql_documents_validated_total',
+    help: 'GraphQL documents validated by graphql-js (not those of a form that validated before).',
+    registers: [this.registry],
+  })
   readonly graphqlKnownDocumentRuns = startedAtZero(
     new Counter({
       name: 'graphql_known_document_executions_total',
@@ -149,6 +154,10 @@ export class Metrics {
 
   graphqlAnsweredKnownDocument(): void {
     this.graphqlKnownDocuments.inc()
+  }
+
+  graphqlDocumentValidated(): void {
+    this.graphqlValidations.inc()
   }
 
   graphqlKnownDocumentRun(compiled: boolean): void {

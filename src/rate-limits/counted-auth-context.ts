@@ -49,9 +49,12 @@ class CountedAuthContext extends AuthContext {
     super(header, verifier)
   }
 
-  override countAs(calls: number): void {
-    if (this.#counted) throw new Error('countAs must be called before the caller is authenticated')
-    this.#calls = calls
+  override async countAs(calls: number): Promise<void> {
+    const counted = this.#counted
+    const more = calls - this.#calls
+    this.#calls = Math.max(calls, this.#calls)
+    // Already counted (a trusted-documents check asked for the caller first): count the rest now.
+    if (counted && more > 0) await this.counting.authenticated(await counted, more)
   }
 
   override principal(): Promise<Principal> {

@@ -162,9 +162,9 @@ export class RateLimits {
     return statusOrThrow(outcome)
   }
 
-  /** Counts one call made without a valid access token, per address; throws `rate_limited` (429) over the limit. */
-  consumeAnon(ip: string): RateLimitStatus | Promise<RateLimitStatus> {
-    const outcome = this.#count(this.#limits.anon, ipRateLimitKey(ip), 1)
+  /** Counts `points` calls made without a valid access token, per address; throws `rate_limited` (429) over the limit. */
+  consumeAnon(ip: string, points = 1): RateLimitStatus | Promise<RateLimitStatus> {
+    const outcome = this.#count(this.#limits.anon, ipRateLimitKey(ip), points)
     if (outcome instanceof Promise) return outcome.then(statusOrThrow)
     return statusOrThrow(outcome)
   }

@@ -640,8 +640,12 @@ function longInputRequest(r: Random, ctx: FuzzContext): FuzzRequest {
   const huge = (n = NEAR_LIMIT) => r.pick(['1', '9', 'a', '.', ' ']).repeat(n - 1) + r.pick(['x', '1', '.', '"', '\\'])
   const route = r.pick(ctx.routes.filter((route) => route.method === 'POST'))
   const headers = commonHeaders(r, ctx, Buffer.alloc(1))
-  const choice = r.int(0, 7)
+  const choice = r.int(0, 10)
   const kind = `long input #${choice}`
+  // A stranger's token, or none (docs/operations.md, "Abuse limits": nothing real before the caller is known).
+  const stranger = () =>
+    r.chance(0.5) ? [...headers, ['Authorization', r.pick(['Bearer not-a-token', 'Bearer a.b.c', 'Bearer x'])] as [string, string]] : headers
+  const comment = () => (r.chance(0.5) ? `# ${r.string(8)}\n` : '')
   switch (choice) {
     case 0: {
       // A megabyte in one field of a real body, for every route that takes one.
@@ -705,6 +709,40 @@ function longInputRequest(r: Random, ctx: FuzzContext): FuzzRequest {
           headers,
         }),
       }
+    case 7: {
+      // 999 unknown 900-character keys in an input object variable (graphql-js printed the whole value in each error).
+      const [query, name] = r.pick([
+        ['query($f: OrderFilter) { orders(filter: $f) { total } }', 'f'],
+        ['mutation($input: CreateOrderInput!) { createOrder(input: $input) { order { uid } } }', 'input'],
+      ] as const)
+      const value: Record<string, string> = {}
+      for (let i = 0; i < 999; i++) value[`k${i}${r.string(4)}`.padEnd(900, 'x')] = 'v'
+      return {
+        kind,
+        bytes: serialise({
+          method: 'POST',
+          target: '/graphql',
+          headers: stranger(),
+          body: Buffer.from(JSON.stringify({ query, variables: { [name]: value } })),
+        }),
+      }
+    }
+    case 8: {
+      // Repeated overlapping fields (graphql-js compares each two), within the token limit.
+      const field = r.pick(['symbols{items{symbol}}', 'symbols { total }', 'viewer { uid }', '__typename'])
+      const query = `${comment()}{ ${Array.from({ length: r.int(100, 1200) }, () => field).join(' ')} }`
+      return { kind, bytes: serialise({ method: 'POST', target: '/graphql', headers: stranger(), body: Buffer.from(JSON.stringify({ query })) }) }
+    }
+    case 9: {
+      // Introspection under aliases.
+      const selection = r.pick([
+        '__schema { types { name fields { name type { name fields { name } } } } }',
+        '__schema { types { name description fields { name description args { name type { name } } } } }',
+        '__type(name: "Order") { fields { name type { name fields { name type { name } } } } }',
+      ])
+      const query = `${comment()}{ ${Array.from({ length: r.int(2, 30) }, (_, i) => `a${i}: ${selection}`).join(' ')} }`
+      return { kind, bytes: serialise({ method: 'POST', target: '/graphql', headers: stranger(), body: Buffer.from(JSON.stringify({ query })) }) }
+    }
     default:
       // A megabyte of GraphQL document text.
       return {

@@ -1,4 +1,5 @@
 import { builder } from '../../../graphql/builder.ts'
+import { ANSWERS_ANONYMOUS } from '../../../graphql/root-fields.ts'
 import type { AccessTokenClaims } from '../tokens/tokens.ts'
 import { login, type LoginResult } from './login.ts'
 import { markCarriesTokens } from './no-store.ts'
@@ -52,6 +53,7 @@ builder.mutationField('login', (t) =>
   t.field({
     type: LoginResultType,
     description: 'Exchanges client credentials for the tokens of a new session.',
+    extensions: ANSWERS_ANONYMOUS,
     args: {
       clientId: t.arg.string({ required: true }),
       clientSecret: t.arg.string({ required: true }),
@@ -68,6 +70,7 @@ builder.mutationField('refresh', (t) =>
   t.field({
     type: RefreshResultType,
     description: 'Exchanges a refresh token (usable once) for new tokens in the same session.',
+    extensions: ANSWERS_ANONYMOUS,
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const result = await refresh(ctx.services, { refresh_token: args.refreshToken }, ctx.clientIp)

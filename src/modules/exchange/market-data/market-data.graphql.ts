@@ -1,4 +1,5 @@
 import { builder } from '../../../graphql/builder.ts'
+import { ANSWERS_ANONYMOUS } from '../../../graphql/root-fields.ts'
 import { SymbolType } from '../symbols/symbols.graphql.ts'
 import type { CandleRecord } from './candles.ts'
 import { DEFAULT_CANDLES, MAX_CANDLES } from './market-data.schemas.ts'
@@ -105,6 +106,7 @@ builder.queryField('serverTime', (t) =>
   t.field({
     type: ServerTimeType,
     description: "The server's clock; no token needed.",
+    extensions: ANSWERS_ANONYMOUS,
     resolve: (_root, _args, ctx) => serverTime(ctx),
   }),
 )

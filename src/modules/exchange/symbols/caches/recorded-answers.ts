@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
-import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, getVariableValues, type GraphQLSchema } from 'graphql'
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, type GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
 import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
@@ -8,6 +8,7 @@ import { type AliasedKeys, aliasedKeys, documentForm, onlyTopLevel, renameKeys }
 import { GRAPHQL_LIMITS } from '../../../../graphql/limits.ts'
 import { isPlainSuccess } from '../../../../graphql/plain-results.ts'
 import type { SharedResult } from '../../../../graphql/shared-queries.ts'
+import { variablesCoerce } from '../../../../graphql/variables.ts'
 import { firstOutOfBounds } from '../../../../http/json-body.ts'
 import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
 import { ResultStore } from './result-store.ts'
@@ -83,7 +84,12 @@ export type RecordingHandoff = {
 export interface RecordedAnswerHooks {
   /** Opens the request's state as it arrives (its id, address, start time). */
   open: (req: IncomingMessage) => RequestState
-  context: (req: IncomingMessage, state: RequestState) => RequestContext
+  /** The request's context; with `res`, watching the response as Yoga's does (a subscription handed on needs it). */
+  context: (req: IncomingMessage, state: RequestState, res: ServerResponse) => RequestContext
+  /** Admits the caller before its body is read: a missing or bad token counts against its address (429 over it). */
+  admit: (ctx: RequestContext) => Promise<void>
+  /** Counts the request by what its document asks, as Yoga's pipeline would before validating it. */
+  count: (ctx: RequestContext, document: DocumentNode, operationName: string | null | undefined) => Promise<void>
   /** Adds the per-request headers to a recorded answer and logs it (as Yoga's would be). */
   finish: (state: RequestState, status: number, headers: Record<string, string>) => void
   /** Hands the request on: its body is already read. */
@@ -155,16 +161,21 @@ export class RecordedAnswers implements CatalogAnswers {
 
   async serve(req: IncomingMessage, res: ServerResponse, length: number, hooks: RecordedAnswerHooks): Promise<void> {
     const requestState = hooks.open(req)
+    const requestContext = hooks.context(req, requestState, res)
+    try {
+      await hooks.admit(requestContext)
+    } catch {
+      // Refused before its body is read: Yoga answers the refusal (remembered, counted once).
+      return hooks.yoga(req, res, { requestState, requestContext })
+    }
     const { body, complete } = await readBody(req, length)
     // The client went away mid-body: Yoga answers (and logs) the part that came, as it always did.
-    if (!complete) return hooks.yoga(withBody(req, body), res, { requestState })
+    if (!complete) return hooks.yoga(withBody(req, body), res, { requestState, requestContext })
     // What Yoga's answer depends on besides the body.
     const headersKey = `${req.headers.accept ?? ''}\n${req.headers['content-type'] ?? ''}\n${req.headers.origin ?? ''}\n`
     const recordingKey = `${headersKey}${body.toString('latin1')}`
     const recording = this.#recordings.get(recordingKey)
-    let requestContext: RequestContext | undefined
     if (recording) {
-      requestContext = hooks.context(req, requestState)
       if (await mayReadCatalog(requestContext)) return this.#answerFromRecording(res, requestState, recording, hooks)
       return hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey })
     }
@@ -176,9 +187,8 @@ export class RecordedAnswers implements CatalogAnswers {
     let ofForm: OfForm | undefined
     let newForm: RecordingHandoff['form']
     if (params && shapePrefix !== undefined && !shape) ({ shape, ofForm, newForm } = this.#byForm(shapePrefix, params))
-    // Variables that do not coerce run no resolver, so Yoga neither authenticates nor counts the caller: its answer.
-    if (shape && params && this.#coerces(shape, params)) {
-      requestContext = hooks.context(req, requestState)
+    // A known document is counted as Yoga counts it; variables that do not coerce are Yoga's to answer (bounded).
+    if (shape && params && (await this.#counted(shape, params, requestContext, hooks)) && this.#coerces(shape, params)) {
       const generation = this.results.generation
       const catalogKey = this.results.key(this.schema, shape.document, params.operationName, params.variables)
       if (catalogKey !== undefined) {
@@ -190,7 +200,7 @@ export class RecordedAnswers implements CatalogAnswers {
           }
         }
       } else if (requestContext.auth.hasCredentials) {
-        // Anonymous callers go to Yoga, which counts them against their address as they arrive.
+        // Anonymous callers go to Yoga.
         const json = await this.#executeKnown(shape, params, requestContext, ofForm)
         if (json !== undefined) return this.#answerFromShape(res, requestState, shape, json, hooks)
       }
@@ -202,6 +212,16 @@ export class RecordedAnswers implements CatalogAnswers {
       ...(shapeKey === undefined ? {} : { shapeKey }),
       ...(newForm === undefined ? {} : { form: newForm }),
     })
+  }
+
+  /** Counts the request (`hooks.count`); false when it is refused, which Yoga then answers. */
+  async #counted(shape: Shape, params: Params, ctx: RequestContext, hooks: RecordedAnswerHooks): Promise<boolean> {
+    try {
+      await hooks.count(ctx, shape.document, params.operationName)
+      return true
+    } catch {
+      return false
+    }
   }
 
   /**
@@ -248,8 +268,7 @@ export class RecordedAnswers implements CatalogAnswers {
 
   #coerces(shape: Shape, params: Params): boolean {
     const operation = getOperationAST(shape.document, params.operationName)
-    if (!operation) return false
-    return !('errors' in getVariableValues(this.schema, operation.variableDefinitions ?? [], params.variables ?? {}))
+    return operation ? variablesCoerce(this.schema, operation, params.variables) : false
   }
 
   /**

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { TRUSTED_ONLY_NOTICE } from '../src/app/graphiql.ts'
 import { ConfigError, loadConfig } from '../src/core/config.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
@@ -147,6 +148,17 @@ describe('trusted documents', () => {
     const page = await fetch(`${trustedOnly.url}/graphql`, { headers: { accept: 'text/html' } })
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('GraphiQL')
+  })
+
+  it('says on the GraphiQL page, only in trusted-only mode, that text runs for admins only', async () => {
+    // Read to its end: an unread response holds its connection, and the server's close waits for it.
+    const page = async (server: TestServer) => (await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } })).text()
+    const notice = JSON.stringify(TRUSTED_ONLY_NOTICE).slice(1, -1)
+    const [trusted, plain] = await Promise.all([page(trustedOnly), page(open)])
+    // Booleans: a failure would print the whole page (megabytes of editor code).
+    expect([trusted.includes('GraphiQL'), trusted.includes(notice)]).toEqual([true, true])
+    expect(TRUSTED_ONLY_NOTICE).toContain('for admins only; anyone else gets 400\n# PERSISTED_QUERY_ONLY, Login below included.')
+    expect([plain.includes('GraphiQL'), plain.includes('TRUSTED DOCUMENTS ONLY')]).toEqual([true, false])
   })
 
   it('refuses a non-admin text with new variables even after its document was answered by id and for an admin', async () => {

@@ -25,7 +25,7 @@ import { symbolsResultCachePlugin } from '../modules/exchange/symbols/caches/sym
 import { admitGraphQLRequest, countGraphQLOperation, graphqlCallLimitsPlugins } from '../rate-limits/graphql-calls-plugin.ts'
 import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
 import { restRateLimits } from '../rate-limits/rest-adapter.ts'
-import { graphiqlOptions, renderGraphiQLPage } from './graphiql.ts'
+import { graphiqlOptionsFor, renderGraphiQLPage } from './graphiql.ts'
 import { schema } from './graphql-schema.ts'
 import { graphqlWebSocket } from './graphql-ws.ts'
 import { createRequestContext } from './request-context.ts'
@@ -89,7 +89,7 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     schema: graphqlSchema,
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
-    graphiql: config.graphiql ? graphiqlOptions : false,
+    graphiql: config.graphiql ? graphiqlOptionsFor(config) : false,
     renderGraphiQL: renderGraphiQLOnce,
     cors,
     logging: false,

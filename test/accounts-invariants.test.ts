@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { formatDecimal, multiply, unitOfPlaces } from '../src/core/decimal.ts'
 import { checkAccounts } from '../src/modules/exchange/accounts/accounts.ts'
 import { setSymbolFees } from '../src/modules/exchange/symbols/symbol-admin.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
@@ -16,7 +17,9 @@ import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/serve
  * orders of both sides, cancels and fee changes, through the real service, with tenants holding
  * little enough that orders are refused for want of funds. A plain model in the test knows only
  * what came in and went out per currency; after every step the stored accounts must agree with it
- * and with themselves.
+ * and with themselves, and every fill and remainder must be whole lots of the symbol — on a market
+ * of tenths and on one in lots of 10 (a negative quantity precision, as the demo's rial markets),
+ * where market buys that their funds bound must round down to a lot (docs/matching.md, "Lots").
  */
 
 let server: TestServer
@@ -70,19 +73,48 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fees' as const), maker: fc.integer({ min: 0, max: 30 }), taker: fc.integer({ min: 0, max: 30 }) }) },
 )
 
+/** The market of a sequence: lots twice as often, where a quantity can come out of step. */
+const shapeName = fc.constantFrom('tenths' as const, 'lots' as const, 'lots' as const)
+/** Opening deposits: base of banks 0..2, then quote of banks 0..2. */
+const opening = fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 6, maxLength: 6 })
+
 /** Hundredths as decimal text. */
 const cents = (n: number) => (n / 100).toFixed(2)
 const tenths = (n: number) => (n / 10).toFixed(1)
 
+/**
+ * The two markets a sequence runs on: quantities in tenths at prices 95..105; or the same
+ * quantities ×100 (lots of 10) at prices ÷1000, with base deposits ×100 — a lot costs about 1.00,
+ * so a market buy that its funds bound usually affords a quantity that is not a whole lot.
+ */
+const SHAPES = {
+  tenths: {
+    rules: { price_precision: 1, quantity_precision: 1, min_order_quantity: '0.1', tick_size: '0.1' },
+    step: '0.1',
+    quantity: tenths,
+    price: (n: number) => tenths(n * 10),
+    baseCents: (n: number) => n,
+  },
+  lots: {
+    rules: { price_precision: 3, quantity_precision: -1, min_order_quantity: '10', tick_size: '0.001' },
+    step: '10',
+    quantity: (n: number) => String(n * 10),
+    price: (n: number) => (n / 1000).toFixed(3),
+    baseCents: (n: number) => n * 100,
+  },
+}
+
 describe('accounts under generated sequences', () => {
   it('conserve every unit, keep each balance its ledger, each hold its open orders, and nothing negative', { timeout: 240_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 25 }), async (steps) => {
-        const symbol = await createMarket(
-          server.services.db,
-          { price_precision: 1, quantity_precision: 1, min_order_quantity: '0.1', tick_size: '0.1' },
-          { funded: false },
-        )
+      fc.asyncProperty(shapeName, opening, fc.array(step, { minLength: 5, maxLength: 25 }), async (shapeName, openingAmounts, later) => {
+        const shape = SHAPES[shapeName]
+        // Each bank starts with a little of each currency (0: nothing), so sequences trade often.
+        const steps: Step[] = [
+          ...openingAmounts.flatMap((amount, i) => (amount === 0 ? [] : [{ kind: 'deposit' as const, bank: i % 3, quote: i >= 3, amount }])),
+          ...later,
+        ]
+        const symbol = await createMarket(server.services.db, shape.rules, { funded: false })
         const [base, quote] = symbol.split('-') as [string, string]
         // The model: what came in and went out of each currency, in hundredths.
         const net = new Map<string, number>([
@@ -94,17 +126,18 @@ describe('accounts under generated sequences', () => {
         for (const s of steps) {
           if (s.kind === 'deposit' || s.kind === 'withdrawal') {
             const currency = s.quote ? quote : base
+            const amount = s.quote ? s.amount : shape.baseCents(s.amount)
             const res = await server.request('POST', `${API}/transfers`, {
               token: admin.token,
-              body: { tenant_id: banks[s.bank]!.tenantId, currency, amount: cents(s.amount), kind: s.kind, reference: `inv-${symbol}-${reference++}` },
+              body: { tenant_id: banks[s.bank]!.tenantId, currency, amount: cents(amount), kind: s.kind, reference: `inv-${symbol}-${reference++}` },
             })
-            if (res.status === 201) net.set(currency, net.get(currency)! + (s.kind === 'deposit' ? s.amount : -s.amount))
+            if (res.status === 201) net.set(currency, net.get(currency)! + (s.kind === 'deposit' ? amount : -amount))
             else expect(res.body.detail?.[0]?.type).toBe('value_error.insufficient_balance')
           } else if (s.kind === 'limit' || s.kind === 'market') {
             const body =
               s.kind === 'limit'
-                ? { symbol, side: s.side, type: 'limit', quantity: tenths(s.quantity), price: tenths(s.price * 10) }
-                : { symbol, side: s.side, type: 'market', quantity: tenths(s.quantity) }
+                ? { symbol, side: s.side, type: 'limit', quantity: shape.quantity(s.quantity), price: shape.price(s.price) }
+                : { symbol, side: s.side, type: 'market', quantity: shape.quantity(s.quantity) }
             const res = await placeOrder(server, banks[s.bank]!.token, body)
             if (res.status === 201) placed.push(res.body.uid)
             else {
@@ -122,11 +155,82 @@ describe('accounts under generated sequences', () => {
             await setSymbolFees(server.services.db, symbol, tenths(s.maker), tenths(s.taker))
           }
           await expectBooksBalanced(base, quote, net)
+          await expectWholeLots(symbol, shape.step)
         }
       }),
       { numRuns: onPostgres ? 12 : 8 },
     )
     expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
+  })
+
+  it('fill market buys that their funds bound in whole lots, up to the last lot the funds pay for, whatever the precision', { timeout: 120_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          precision: fc.constantFrom(-2, -1, 0, 1, 2),
+          // Per ask: price as tenths of a lot's cost (a lot costs 9.0..11.0), size in lots.
+          asks: fc.array(fc.record({ price: fc.integer({ min: 90, max: 110 }), lots: fc.integer({ min: 5, max: 30 }) }), { minLength: 1, maxLength: 4 }),
+          // Hundredths of quote: 1.00..44.99, less than 5 lots cost, so a first buy (5 lots or more) is bound by it.
+          funds: fc.integer({ min: 100, max: 4499 }),
+          taker: fc.integer({ min: 0, max: 30 }),
+          buys: fc.array(fc.integer({ min: 5, max: 200 }), { minLength: 1, maxLength: 3 }),
+        }),
+        async ({ precision, asks, funds, taker, buys }) => {
+          // A lot is 10^-precision; a price of n makes a lot cost n/10, at whatever places that needs.
+          const pricePlaces = Math.max(0, 1 - precision)
+          const lot = formatDecimal(unitOfPlaces(precision))
+          const lots = (n: number) => formatDecimal(multiply(unitOfPlaces(precision), { coefficient: BigInt(n), scale: 0 }))
+          const price = (n: number) => formatDecimal(multiply({ coefficient: BigInt(n), scale: 1 }, unitOfPlaces(-precision)))
+          const symbol = await createMarket(
+            server.services.db,
+            { price_precision: pricePlaces, quantity_precision: precision, min_order_quantity: lot, tick_size: formatDecimal(unitOfPlaces(pricePlaces)) },
+            { funded: false },
+          )
+          const [base, quote] = symbol.split('-') as [string, string]
+          await setSymbolFees(server.services.db, symbol, '0', tenths(taker))
+          const [seller, buyer] = [banks[0]!, banks[1]!]
+          const sold = asks.reduce((n, a) => n + a.lots, 0)
+          const net = new Map<string, number>([
+            [base, Math.round(Number(lots(sold)) * 100)],
+            [quote, funds],
+          ])
+          for (const [client, currency, amount] of [
+            [seller, base, lots(sold)],
+            [buyer, quote, cents(funds)],
+          ] as const) {
+            const res = await server.request('POST', `${API}/transfers`, {
+              token: admin.token,
+              body: { tenant_id: client.tenantId, currency, amount, kind: 'deposit', reference: `lots-${symbol}-${currency}` },
+            })
+            expect(res.status, JSON.stringify(res.body)).toBe(201)
+          }
+          for (const ask of asks) {
+            const res = await placeOrder(server, seller.token, { symbol, side: 'sell', type: 'limit', quantity: lots(ask.lots), price: price(ask.price) })
+            expect(res.status, JSON.stringify(res.body)).toBe(201)
+          }
+          for (const quantity of buys) {
+            const res = await placeOrder(server, buyer.token, { symbol, side: 'buy', type: 'market', quantity: lots(quantity) })
+            const available = (await server.request('GET', `${API}/accounts/${quote}`, { token: buyer.token })).body.available
+            if (res.status === 422) {
+              expect(res.body.detail.map((d: { type: string }) => d.type)).toEqual(['value_error.insufficient_balance'])
+              expect(Number(available)).toBe(0)
+              continue
+            }
+            expect(res.status, JSON.stringify(res.body)).toBe(201)
+            await expectWholeLots(symbol, lot)
+            await expectBooksBalanced(base, quote, net)
+            // Stopped short with asks left: one more lot at the best ask would cost more than is left
+            // (its amount and fee each round up by at most a cent).
+            const best = (await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book?depth=1`, { token: buyer.token })).body.asks[0]
+            if (res.body.status !== 'filled' && best) {
+              const lotCost = Number(best.price) * Number(lot) * 100
+              expect(Number(available) * 100, `${available} left, best ask ${best.price}`).toBeLessThan((lotCost + 1) * (1 + taker / 1000) + 1)
+            }
+          }
+        },
+      ),
+      { numRuns: 10 },
+    )
   })
 })
 
@@ -150,6 +254,19 @@ async function expectBooksBalanced(base: string, quote: string, net: Map<string,
     expect(Math.round((Number(r.balances) + Number(r.fees)) * 100), currency).toBe(net.get(currency))
     expect([r.negative, r.ledger_off, r.hold_off, r.ended_holding], currency).toEqual([0, 0, 0, 0])
   }
+}
+
+/** Every fill, every order's filled quantity and every remainder of this market is a multiple of its quantity step. */
+async function expectWholeLots(symbol: string, step: string): Promise<void> {
+  const { rows } = await sql<{ kind: string; quantity: string }>`
+    select 'fill' as kind, quantity::text from fills where symbol = ${symbol} and mod(quantity, ${step}::numeric) <> 0
+    union all
+    select 'filled', filled_quantity::text from orders where symbol = ${symbol} and mod(filled_quantity, ${step}::numeric) <> 0
+    union all
+    select 'remaining', (quantity - filled_quantity)::text from orders where symbol = ${symbol} and mod(quantity - filled_quantity, ${step}::numeric) <> 0`.execute(
+    server.services.db,
+  )
+  expect(rows, `quantities of ${symbol} that are not multiples of ${step}`).toEqual([])
 }
 
 describe.skipIf(!onPostgres)('one tenant spending beyond its balance at once, through two processes', () => {

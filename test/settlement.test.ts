@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accountFees, checkAccounts } from '../src/modules/exchange/accounts/accounts.ts'
 import { setSymbolFees } from '../src/modules/exchange/symbols/symbol-admin.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
-import { createMarket } from './helpers/markets.ts'
+import { createMarket, type MarketRules } from './helpers/markets.ts'
 import { ORDERS, placeOrder } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -20,8 +20,8 @@ afterAll(async () => {
 })
 
 /** A market with fees (maker 0.1 %, taker 0.2 %) and two banks funded by operators' deposits only. */
-async function market(funds: { seller: Record<string, string>; buyer: Record<string, string> }) {
-  const symbol = await createMarket(server.services.db)
+async function market(funds: { seller: Record<string, string>; buyer: Record<string, string> }, rules: Partial<MarketRules> = {}) {
+  const symbol = await createMarket(server.services.db, rules)
   const [base, quote] = symbol.split('-') as [string, string]
   await setSymbolFees(server.services.db, symbol, '0.1', '0.2')
   const [seller, buyer] = await Promise.all([createTestClient(server, { funded: false }), createTestClient(server, { funded: false })])
@@ -122,6 +122,36 @@ describe('holds and settlement', () => {
     const spent = await account(buyer, quote)
     expect(spent).toEqual({ balance: '0.03', hold: '0.00', available: '0.03' })
     expect(await account(buyer, base)).toEqual({ balance: '2.41', hold: '0.00', available: '2.41' })
+    expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
+  })
+
+  it('fills a market buy its funds bound in whole lots of the symbol, never an odd lot', async () => {
+    // Lots of 100 (quantity_precision -2, as CNY-IRR), whole prices, no band: the buy holds all it has.
+    const rules = { price_precision: 0, quantity_precision: -2, min_order_quantity: '1000', tick_size: '1' }
+    const { symbol, base, quote, seller, buyer } = await market({ seller: { base: '5000' }, buyer: { quote: '9990' } }, rules)
+    const ask = await placeOrder(server, seller.token, { symbol, side: 'sell', type: 'limit', quantity: '2000', price: '10' })
+    expect(ask.status).toBe(201)
+    // 9990 pays for 997 at 10 with the 0.2 % fee (9970 + 19.94), but 997 is no lot: 900 (9000 + 18.00).
+    const buy = await placeOrder(server, buyer.token, { symbol, side: 'buy', type: 'market', quantity: '2000' })
+    expect(buy.status).toBe(201)
+    expect(buy.body).toMatchObject({ status: 'cancelled', cancel_reason: 'unfilled', filled_quantity: '900', average_price: '10' })
+    const book = (await server.request('GET', `${API}/symbols/${symbol}/book`, { token: seller.token })).body
+    expect(book.asks).toEqual([{ price: '10', quantity: '1100', orders: 1 }])
+    const fills = (await server.request('GET', `${API}/fills?order_uid=${buy.body.uid}`, { token: buyer.token })).body
+    expect(fills.items.map((f: Record<string, string>) => f.quantity)).toEqual(['900'])
+    expect(await account(buyer, quote)).toEqual({ balance: '972.00', hold: '0.00', available: '972.00' })
+    expect(await account(buyer, base)).toEqual({ balance: '900.00', hold: '0.00', available: '900.00' })
+    expect(await account(seller, base)).toEqual({ balance: '4100.00', hold: '1100.00', available: '3000.00' })
+    expect(await account(seller, quote)).toEqual({ balance: '8991.00', hold: '0.00', available: '8991.00' })
+    // What is left pays for 97 at 10, not one lot: nothing fills, nothing is spent.
+    const short = await placeOrder(server, buyer.token, { symbol, side: 'buy', type: 'market', quantity: '1000' })
+    expect(short.body).toMatchObject({ status: 'cancelled', cancel_reason: 'unfilled', filled_quantity: '0', average_price: null })
+    expect(await account(buyer, quote)).toEqual({ balance: '972.00', hold: '0.00', available: '972.00' })
+    // The rest of the ask is whole lots, so it can still be amended to any lot size.
+    const amended = await server.request('PATCH', `${ORDERS}/${ask.body.uid}`, { token: seller.token, body: { quantity: '1800' } })
+    expect(amended.status, JSON.stringify(amended.body)).toBe(200)
+    expect(amended.body).toMatchObject({ quantity: '1800', filled_quantity: '900', status: 'partially_filled' })
+    expect(await accountFees(server.services.db)).toContainEqual({ currency: quote, amount: '27.00' })
     expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
   })
 })

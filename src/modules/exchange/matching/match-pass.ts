@@ -21,6 +21,7 @@ import { tradeRecord } from '../market/trade-records.ts'
 import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields, TimeInForce } from '../orders/orders.schemas.ts'
+import { largestFittingLot } from './lots.ts'
 import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
 import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
 import type { PassAccounts } from './pass-accounts.ts'
@@ -456,25 +457,12 @@ export class MatchPass {
     return currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
   }
 
-  /** The most of `left`, in whole quantity units, a buy can pay for at `price` from what it holds. */
+  /** The most of `left` a buy can pay for at `price` from what it holds, in whole lots of the symbol. */
   #affordable(own: OrderState, price: DecimalValue, left: DecimalValue): DecimalValue {
-    const unit = unitOfPlaces(Math.max(0, this.locked.quantity_precision))
-    const scale = Math.max(unit.scale, left.scale)
-    const toUnits = (v: DecimalValue) => (v.coefficient * 10n ** BigInt(scale - v.scale)) / (unit.coefficient * 10n ** BigInt(scale - unit.scale))
-    const at = (units: bigint): DecimalValue => ({ coefficient: units * unit.coefficient, scale: unit.scale })
-    const fits = (units: bigint) => {
-      const cost = this.#buyerCost(own, price, at(units))
+    return largestFittingLot(left, this.locked.quantity_precision, (quantity) => {
+      const cost = this.#buyerCost(own, price, quantity)
       return compareDecimals(add(cost.amount, cost.fee), own.hold) <= 0
-    }
-    let high = toUnits(left)
-    if (fits(high)) return left
-    let low = 0n
-    while (low < high) {
-      const mid = (low + high + 1n) / 2n
-      if (fits(mid)) low = mid
-      else high = mid - 1n
-    }
-    return at(low)
+    })
   }
 
   #buyerCost(buyer: OrderState, price: DecimalValue, quantity: DecimalValue): { amount: DecimalValue; fee: DecimalValue } {

@@ -180,15 +180,7 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
   /** Ends the connection when its token expires or its session is revoked (see the module comment). */
   function watchCredentials(socket: WebSocket, connection: Connection, principal: Principal) {
     const end = (message: string) => endConnection(socket, connection, CloseCode.Forbidden, message, new AppError('unauthenticated', message))
-    const expiry = setTimeout(() => end(MESSAGES.expired), Math.max(0, principal.exp * 1000 - Date.now()))
-    expiry.unref()
-    const unwatch = services.revocations.onChange(() => {
-      if (services.revocations.revokes(principal)) end(MESSAGES.revoked)
-    })
-    connection.release = () => {
-      clearTimeout(expiry)
-      unwatch()
-    }
+    connection.release = services.revocations.watch(principal, (why) => end(why === 'expired' ? MESSAGES.expired : MESSAGES.revoked))
   }
 
   /**

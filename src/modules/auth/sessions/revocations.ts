@@ -48,6 +48,31 @@ export class RevocationCache {
     return () => this.#listeners.delete(listener)
   }
 
+  /**
+   * The one watch of a credential held past its first use (an SSE stream, a GraphQL WebSocket):
+   * `end` is called once, with `expired` at the token's `exp` or `revoked` when its session is
+   * revoked or its client deactivated; returns what stops watching.
+   */
+  watch(principal: Pick<Principal, 'sessionId' | 'clientId' | 'exp'>, end: (why: 'expired' | 'revoked') => void): () => void {
+    let watching = true
+    const stop = () => {
+      watching = false
+      clearTimeout(expiry)
+      unlisten()
+    }
+    const finish = (why: 'expired' | 'revoked') => {
+      if (!watching) return
+      stop()
+      end(why)
+    }
+    const expiry = setTimeout(() => finish('expired'), Math.max(0, principal.exp * 1000 - Date.now()))
+    expiry.unref()
+    const unlisten = this.onChange(() => {
+      if (this.revokes(principal)) finish('revoked')
+    })
+    return stop
+  }
+
   revokeSession(sessionId: string): void {
     this.#record('session', sessionId)
   }

@@ -19,9 +19,6 @@ const CATCH_UP_HIGH_WATER = 64 * 1024
 // A client that stopped reading is not waited for once its stream has ended (STREAM_END_GRACE_SECONDS).
 const endGraceMs = (ctx: RequestContext) => ctx.services.config.streamEndGraceSeconds * 1000
 
-/** When the stream's token expires, in ms from now (never negative). */
-const untilExpiry = (start: StreamStart) => Math.max(0, start.principal.exp * 1000 - Date.now())
-
 const eventMessage = (event: StoredEvent): StreamMessage => ({ id: event.sequence, event: event.type, data: event.payload })
 
 /**
@@ -52,7 +49,6 @@ function follow(ctx: RequestContext, start: StreamStart, face: StreamFace): { cl
   const close = () => {
     if (ended) return false
     ended = true
-    clearTimeout(expiry)
     unwatch()
     subscription.close()
     start.release()
@@ -75,12 +71,9 @@ function follow(ctx: RequestContext, start: StreamStart, face: StreamFace): { cl
     },
     end: (reason) => endWith(reason === 'shutdown' ? 'shutdown' : 'interrupted', subscription.delivered),
   })
-  const expiry = setTimeout(() => endWith('token_expired', subscription.delivered), untilExpiry(start))
-  // The token was checked when the stream opened; a revocation seen since (each reload of the
-  // cache, every couple of seconds) ends the stream as it refuses the token's next request.
-  const unwatch = revocations.onChange(() => {
-    if (revocations.revokes(start.principal)) endWith('token_revoked', subscription.delivered)
-  })
+  // The token was checked when the stream opened; its expiry, or a revocation seen since (each
+  // reload of the cache, every couple of seconds), ends the stream as it refuses the token's next request.
+  const unwatch = revocations.watch(start.principal, (why) => endWith(why === 'expired' ? 'token_expired' : 'token_revoked', subscription.delivered))
   return { close: () => void close() }
 }
 

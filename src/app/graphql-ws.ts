@@ -255,7 +255,21 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
             socket.send(data, (err) => (err && socket.readyState === WebSocket.OPEN ? reject(err) : resolve()))
           }),
         close: (code, reason) => socket.close(code, reason),
-        onMessage: (handle) =>
+        onMessage: (handle) => {
+          // One message per turn of the event loop: `ws` emits every message of a chunk at once, and
+          // 40 pipelined introspections then ran in one turn (0.35-0.65 s); each now runs in its own.
+          const inbox: string[] = []
+          const next = () => {
+            const text = inbox.shift()
+            if (text === undefined) return
+            if (socket.readyState === WebSocket.OPEN) {
+              handle(text).catch((err: unknown) => {
+                logger.error({ err }, 'graphql websocket message failed')
+                socket.close(CloseCode.InternalServerError, 'Internal server error')
+              })
+            }
+            if (inbox.length > 0) setImmediate(next)
+          }
           socket.on('message', (data: Buffer, isBinary: boolean) => {
             // A socket told to close starts nothing more.
             if (socket.readyState !== WebSocket.OPEN) return
@@ -263,11 +277,11 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
             const text = data.toString('utf8')
             // As request bodies are: bounded before JSON.parse walks them (docs/operations.md, "Abuse limits").
             if (firstOutOfBounds(text)) return void socket.close(CloseCode.BadRequest, 'Message JSON is nested too deep or has too many keys')
-            handle(text).catch((err: unknown) => {
-              logger.error({ err }, 'graphql websocket message failed')
-              socket.close(CloseCode.InternalServerError, 'Internal server error')
-            })
-          }),
+            // Ten times the operations a socket may run, waiting to start, is a flood.
+            if (inbox.length >= 10 * MAX_OPERATIONS_PER_SOCKET) return void socket.close(TRY_AGAIN_LATER, 'Too many messages waiting')
+            if (inbox.push(text) === 1) setImmediate(next)
+          })
+        },
       },
       { socket },
     )

@@ -193,11 +193,10 @@ describe('fuzzing', () => {
         }),
       )
       let worst = 0
-      let held = { ms: 0 }
       const measure = () => {
         for (const { serverSide } of stalled) worst = Math.max(worst, serverSide.writableLength)
       }
-      held = await loopHeld(async () => {
+      const held = await loopHeld(async () => {
         // Enough ~100 KB answers to pass the bound through the sockets' own buffers, then the mix.
         for (let i = 0; i < 40; i++) stalled[0]!.socket.subscribe(`flood${round}-${i}`, documents[0]!)
         for (let i = 0; i < 60; i++) {

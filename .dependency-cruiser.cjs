@@ -37,7 +37,7 @@ const forbidden = [
     name: 'unit-tests-need-no-test-helpers',
     severity: 'error',
     comment:
-      'A test beside its module in src/ is a unit test of that module: it starts no server or database, so it needs nothing of test/ (docs/operations.md, "Development").',
+      'A test beside its module in src/ is a unit test of that module: it starts no server or database, so it needs nothing of test/ (CONTRIBUTING.md, "How the suite is set up").',
     from: { path: '^src/.+[.]test[.]ts$' },
     to: { path: '^test/' },
   },

@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     // Unit tests of pure modules sit beside them; tests against a server or a database in test/.
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Migrates one database that every test database is copied from (docs/operations.md, "Development").
+    // Migrates one database that every test database is copied from (CONTRIBUTING.md, "How the suite is set up").
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     // Each worker loads the application once for all its files rather than once per file (some
@@ -21,7 +21,7 @@ export default defineConfig({
     // The longest files first, so none is left running alone at the end (test/helpers/sequencer.ts).
     sequence: { sequencer: LongestFirst },
     // Two test files at once (on these 2-core machines vitest would run one): the suite takes
-    // about half as long (docs/operations.md, "Development").
+    // about half as long (CONTRIBUTING.md, "How the suite is set up").
     maxWorkers: 2,
   },
 })

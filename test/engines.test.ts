@@ -49,7 +49,7 @@ const NODE_22_ONLY = [
   '.isDisjointFrom(',
 ]
 
-describe('kysely on Node 20 (docs/operations.md, "Development")', () => {
+describe('kysely on Node 20 (CONTRIBUTING.md, "Code and dependencies")', () => {
   // Its engines field asks for Node 22 (npm warns, and installs it): what it runs must still be
   // in Node 20. The suite runs it there; this names what a new release would break it with.
   it('calls nothing Node 20 lacks', () => {

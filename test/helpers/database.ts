@@ -135,7 +135,7 @@ export function blankClusterOf(): string | undefined {
  * A start of PGlite spends most of its time setting up shared memory for initdb's default 128 MB of
  * shared buffers: with 8 MB an open takes ~0.25 s instead of ~0.8, and a run opens some hundred
  * test databases. Test databases hold a few hundred rows; the service's own clusters keep the
- * default (docs/operations.md, "Development").
+ * default (CONTRIBUTING.md, "How the suite is set up").
  */
 const TEST_CLUSTER_SETTINGS = '\n# Test databases only (test/helpers/database.ts).\nshared_buffers = 8MB\n'
 

@@ -20,6 +20,7 @@ import { MAX_VARIABLE_ERRORS, MAX_VARIABLE_MESSAGE } from '../src/graphql/variab
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { INTROSPECTION_COST_PER_CALL } from '../src/rate-limits/graphql-calls-plugin.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { openGraphQLSocket } from './helpers/graphql-socket.ts'
 import { leastLoopHeld } from './helpers/loop-hold.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -201,6 +202,26 @@ describe('GraphQL errors carry a code, and a status by their kind and the Accept
     ] as const) {
       const res = await post(JSON.stringify({ query, variables }), undefined, { accept })
       expect([res.status, res.body.errors[0].extensions.code]).toEqual([status, code])
+    }
+  })
+})
+
+describe('over WebSocket', () => {
+  it('variable errors carry extensions.code, bounded as over HTTP', async () => {
+    const socket = await openGraphQLSocket(server.url)
+    try {
+      await socket.init(`Bearer ${bank.token}`)
+      socket.subscribe('v', ORDERS_BY_FILTER, { f: hugeFilter() })
+      const messages = await socket.operation('v')
+      const errors = (messages[0]!.payload.errors ?? messages[0]!.payload) as { message: string; extensions: unknown }[]
+      expect(errors).toHaveLength(MAX_VARIABLE_ERRORS)
+      for (const error of errors) {
+        expect(error.message.length).toBeLessThanOrEqual(MAX_VARIABLE_MESSAGE)
+        // Over WebSocket errors keep their `http` extension (no HTTP response takes it), as every error there does.
+        expect(error.extensions).toEqual({ code: 'BAD_USER_INPUT', http: { status: 400 } })
+      }
+    } finally {
+      socket.close()
     }
   })
 })

@@ -95,6 +95,23 @@ describe('GraphQL catalog answers repeated before Yoga', () => {
     expect(await counterValue(server.services.metrics.httpRequests, { route: '/graphql', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(3)
   })
 
+  it('repeats a document selecting every catalog field of Symbol, fees and price band included', async () => {
+    const currency = 'name { fa en } symbol precision icon isCrypto color unitValueIrr'
+    const every =
+      'uid createdAt updatedAt isDeleted metaData userId symbol pricePrecision quantityPrecision minOrderQuantity tickSize ' +
+      'dailyFluctuationPriceLimitPercent makerFeePercent takerFeePercent description isActive referencePrice priceBand { min max } ' +
+      `base { ${currency} } quote { ${currency} } properties { ${currency} }`
+    const query = body(`query Everything { symbols(limit: 100) { total offset limit items { ${every} } } symbol(symbol: "USD-IRR") { ${every} } }`)
+    const executed = await send(query)
+    const repeated = await send(query)
+    expect([executed.status, repeated.status]).toEqual([200, 200])
+    expect([executed.recorded, repeated.recorded]).toEqual([false, true])
+    expect(repeated.text).toBe(executed.text)
+    const { data } = JSON.parse(repeated.text)
+    expect(data.symbols.items.length).toBeGreaterThan(1)
+    expect(data.symbol).toMatchObject({ symbol: 'USD-IRR', makerFeePercent: expect.any(String), takerFeePercent: expect.any(String) })
+  })
+
   it('records each Accept, Content-Type and Origin apart, since Yoga answers each differently', async () => {
     const query = body('{ symbols(limit: 2) { items { symbol } } }')
     const variants: Record<string, string>[] = [

@@ -1,9 +1,10 @@
-import type { GraphQLField } from 'graphql'
+import { type GraphQLField, isObjectType } from 'graphql'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { schema } from '../src/app/graphql-schema.ts'
-import { ResultStore } from '../src/modules/exchange/symbols/caches/result-store.ts'
+import { undeclaredCatalogFields } from '../src/graphql/answer-reuse/catalog-fields.ts'
+import { ResultStore } from '../src/graphql/answer-reuse/result-store.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { setSymbolActive } from '../src/modules/exchange/symbols/symbol-admin.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
@@ -157,6 +158,8 @@ describe('GraphQL symbol result cache', () => {
       'query A { symbols(limit: 1) { total } } query B { symbols(limit: 2) { total } }',
       '{ symbols(limit: 1) @skip(if: false) { total } }',
       '{ ...Root } fragment Root on Query { symbols(limit: 1) { total } orders(limit: 1) { total } }',
+      // A market's trades are live, not catalog data.
+      '{ symbol(symbol: "USD-IRR") { symbol trades(limit: 1) { price } } }',
     ]
     for (const query of documents) {
       const operationName = query.startsWith('query A') ? 'A' : undefined
@@ -274,5 +277,40 @@ describe('result store', () => {
     expect(store.get('b')).toBeUndefined()
     store.set('c', result(3), 10, 6)
     expect(store.get('c')?.data).toEqual({ n: 3 })
+  })
+})
+
+describe('catalog field declarations', () => {
+  const symbolFields = () => {
+    const symbolType = schema.getType('Symbol')
+    if (!isObjectType(symbolType)) throw new Error('Symbol is not an object type')
+    return symbolType.getFields()
+  }
+
+  it('declares of every field a catalog answer can reach whether it is catalog data', () => {
+    expect(undeclaredCatalogFields(schema)).toEqual([])
+  })
+
+  it('finds a field added to a catalog type without a declaration', () => {
+    const fields = symbolFields()
+    const { makerFeePercent } = fields
+    // As the settlement work added it: the field, and no word on whether it is catalog data.
+    fields.addedLater = { ...makerFeePercent!, name: 'addedLater', extensions: {} }
+    try {
+      expect(undeclaredCatalogFields(schema)).toEqual(['Symbol.addedLater'])
+    } finally {
+      delete fields.addedLater
+    }
+  })
+
+  it('declares the live market fields of Symbol not catalog data, and every REST field of a symbol catalog data', () => {
+    const fields = symbolFields()
+    const declared = (value: boolean) =>
+      Object.values(fields)
+        .filter((f) => f.extensions.catalogData === value)
+        .map((f) => f.name)
+        .sort()
+    expect(declared(false)).toEqual(['candles', 'orderBook', 'ticker', 'trades'])
+    expect(declared(true)).toEqual(expect.arrayContaining(['makerFeePercent', 'takerFeePercent', 'referencePrice', 'priceBand', 'properties']))
   })
 })

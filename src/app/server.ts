@@ -2,16 +2,16 @@ import { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 
 import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server'
-import type { ExecutionArgs, ExecutionResult, GraphQLSchema } from 'graphql'
+import type { GraphQLSchema } from 'graphql'
 import { createYoga, type YogaServerInstance } from 'graphql-yoga'
 
-import { type RequestContext, type RequestState, type Services } from '../core/context.ts'
+import { type RequestContext, type Services } from '../core/context.ts'
 import { AppError, restErrorBody } from '../core/errors.ts'
-import { CompiledQueries } from '../graphql/compiled-queries.ts'
+import { AnswerReuse } from '../graphql/answer-reuse/answer-reuse.ts'
+import { type RecordingHandoff, recordNothing } from '../graphql/answer-reuse/recorded-answers.ts'
 import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { graphqlLimitsPlugin } from '../graphql/limits.ts'
 import { TrustedDocumentPolicy, trustedDocumentsPlugin } from '../graphql/persisted-documents.ts'
-import { SharedQueries } from '../graphql/shared-queries.ts'
 import { watchResponse } from '../http/event-stream.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
@@ -20,8 +20,7 @@ import { checkRequestTarget } from '../http/request-target.ts'
 import { restHandler, UNMATCHED_ROUTE } from '../http/rest-handler.ts'
 import { type Route, Router } from '../http/router.ts'
 import { noStorePlugin } from '../modules/auth/sessions/no-store.ts'
-import { type RecordedAnswerHooks, RecordedAnswers, type RecordingHandoff } from '../modules/exchange/symbols/caches/recorded-answers.ts'
-import { symbolsResultCachePlugin } from '../modules/exchange/symbols/caches/symbols-result-cache.ts'
+import { symbolCatalog } from '../modules/exchange/symbols/caches/symbol-catalog.ts'
 import { admitGraphQLRequest, countGraphQLOperation, graphqlCallLimitsPlugins } from '../rate-limits/graphql-calls-plugin.ts'
 import { graphqlLoginLimitPlugin } from '../rate-limits/graphql-login-plugin.ts'
 import { restRateLimits } from '../rate-limits/rest-adapter.ts'
@@ -68,12 +67,23 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
     : false
   const graphqlSchema = options.schema ?? schema
-  const sharedQueries = new SharedQueries(SHARED_QUERY_FIELDS)
-  const compiledQueries = new CompiledQueries((compiled) => services.metrics.graphqlKnownDocumentRun(compiled))
-  // Known documents answered before Yoga: shared as inside Yoga (sharedQueries), else compiled.
-  const executeKnown = async (args: ExecutionArgs): Promise<ExecutionResult> =>
-    (await sharedQueries.run(args, (a) => compiledQueries.execute(a))) ?? compiledQueries.execute(args)
-  const recordedAnswers = new RecordedAnswers(services, graphqlSchema, executeKnown)
+  const openState = (req: IncomingMessage) =>
+    openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
+  const openContext = (req: IncomingMessage, res?: ServerResponse) =>
+    createRequestContext(services, openState(req), header(req, 'authorization'), res && watchResponse(res))
+  const answerReuse = new AnswerReuse({
+    schema: graphqlSchema,
+    catalog: symbolCatalog(services.symbolsCache),
+    metrics: services.metrics,
+    sharedQueryFields: SHARED_QUERY_FIELDS,
+    hooks: {
+      open: openContext,
+      admit: (ctx) => admitGraphQLRequest(services, ctx),
+      count: (ctx, document, operationName) => countGraphQLOperation(services, ctx, graphqlSchema, document, operationName),
+      finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
+      yoga: (req, res, handoff) => void yoga(req, res, handoff),
+    },
+  })
   const trusted = new TrustedDocumentPolicy({ documents: config.graphqlPersistedDocuments, trustedOnly: config.graphqlTrustedDocumentsOnly })
   // One context per request, whichever asks first: the trusted-documents check (before parsing) or Yoga.
   const contexts = new WeakMap<Request, RequestContext>()
@@ -106,35 +116,17 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       graphqlLoginLimitPlugin(services),
       graphqlLimitsPlugin(config, () => services.metrics.graphqlDocumentValidated()),
       // An admin's document text is neither recorded nor made known: RecordedAnswers would answer it to non-admins.
-      trustedDocumentsPlugin(
-        trusted,
-        (request, sc) => contextOf({ ...sc, request }).auth.principal(),
-        (sc) => delete (sc as Partial<RecordingHandoff>).recordingKey,
-      ),
+      trustedDocumentsPlugin(trusted, (request, sc) => contextOf({ ...sc, request }).auth.principal(), recordNothing),
       // After the trusted documents' plugin, which turns a documentId into the query counted here.
       callLimits.operations,
       noStorePlugin(states),
-      recordedAnswers.plugin(),
-      // Last: a cache hit or a shared result ends the onExecute chain.
-      symbolsResultCachePlugin(recordedAnswers),
-      sharedQueries.plugin(),
+      // Last: a catalog result or a shared one ends the onExecute chain.
+      ...answerReuse.plugins(),
     ],
   })
-  const openState = (req: IncomingMessage) =>
-    openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
-  const openContext = (req: IncomingMessage, state: RequestState, res?: ServerResponse) =>
-    createRequestContext(services, state, header(req, 'authorization'), res && watchResponse(res))
-  const recordedAnswerHooks: RecordedAnswerHooks = {
-    open: openState,
-    context: openContext,
-    admit: (ctx) => admitGraphQLRequest(services, ctx),
-    count: (ctx, document, operationName) => countGraphQLOperation(services, ctx, graphqlSchema, document, operationName),
-    finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
-    yoga: (req, res, handoff) => void yoga(req, res, handoff),
-  }
   const restLimits = restRateLimits(services)
   const rest = restHandler(router, {
-    context: (req) => openContext(req, openState(req)),
+    context: (req) => openContext(req),
     beforeHandler: (route, ctx) => restLimits.beforeHandler(route, ctx.state),
     onError: (error, ctx) => logFailure(services.logger, error, ctx?.requestId),
     onResponse: async (req, ctx, route, status, headers) => {
@@ -155,9 +147,9 @@ export function createApp(services: Services, options: AppOptions = {}): App {
       if (!url) return
       // Preflights are Yoga's CORS plugin's, on every path.
       if (servedByYoga(url.pathname) || (cors && req.method === 'OPTIONS')) {
-        const length = url.pathname === GRAPHQL_PATH ? recordedAnswers.candidateLength(req, url) : undefined
-        if (length === undefined) void yoga(req, res)
-        else recordedAnswers.serve(req, res, length, recordedAnswerHooks).catch((error: unknown) => answerUnexpected(services, req, res, error))
+        const served = url.pathname === GRAPHQL_PATH ? answerReuse.serve(req, res, url) : undefined
+        if (served) served.catch((error: unknown) => answerUnexpected(services, req, res, error))
+        else void yoga(req, res)
       } else rest(req, res, url).catch((error: unknown) => answerUnexpected(services, req, res, error))
     },
   }

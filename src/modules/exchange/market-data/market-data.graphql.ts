@@ -1,3 +1,4 @@
+import { NOT_CATALOG_DATA } from '../../../graphql/answer-reuse/catalog-fields.ts'
 import { builder } from '../../../graphql/builder.ts'
 import { ANSWERS_ANONYMOUS } from '../../../graphql/root-fields.ts'
 import { SymbolType } from '../symbols/symbols.graphql.ts'
@@ -61,6 +62,7 @@ const ServerTimeType = builder.objectRef<ReturnType<typeof serverTime>>('ServerT
 
 builder.objectField(SymbolType, 'ticker', (t) =>
   t.field({
+    extensions: NOT_CATALOG_DATA,
     type: TickerType,
     description: 'Requires symbols:read. The last 24 hours, to the minute.',
     resolve: (symbol, _args, ctx) => tickerOf(ctx, symbol),
@@ -69,6 +71,7 @@ builder.objectField(SymbolType, 'ticker', (t) =>
 
 builder.objectField(SymbolType, 'candles', (t) =>
   t.field({
+    extensions: NOT_CATALOG_DATA,
     type: [CandleType],
     description: 'Requires symbols:read. Oldest first; intervals without trades are left out; the newest is live.',
     args: {

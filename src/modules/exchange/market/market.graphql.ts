@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../../core/context.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
+import { NOT_CATALOG_DATA } from '../../../graphql/answer-reuse/catalog-fields.ts'
 import { nullIfNotFound } from '../../../graphql/args.ts'
 import { builder } from '../../../graphql/builder.ts'
 import { batchedByArgument } from '../../../graphql/loaders.ts'
@@ -65,6 +66,7 @@ const tradesOf = batchedByArgument(
 
 builder.objectField(SymbolType, 'orderBook', (t) =>
   t.field({
+    extensions: NOT_CATALOG_DATA,
     type: OrderBookType,
     args: { depth: t.arg.int({ description: `Levels per side, 1 to ${MAX_BOOK_DEPTH} (default ${DEFAULT_BOOK_DEPTH}).` }) },
     resolve: async (symbol, args, ctx) => {
@@ -76,6 +78,7 @@ builder.objectField(SymbolType, 'orderBook', (t) =>
 
 builder.objectField(SymbolType, 'trades', (t) =>
   t.field({
+    extensions: NOT_CATALOG_DATA,
     type: [TradeType],
     description: 'The latest trades, newest first.',
     args: { limit: t.arg.int({ description: `1 to ${MAX_TRADES} (default ${DEFAULT_TRADES}).` }) },

@@ -3,21 +3,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, type GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
-import { type AliasedKeys, aliasedKeys, documentForm, onlyTopLevel, renameKeys } from '../../../../graphql/document-forms.ts'
-import { GRAPHQL_LIMITS } from '../../../../graphql/limits.ts'
-import { isPlainSuccess } from '../../../../graphql/plain-results.ts'
-import type { SharedResult } from '../../../../graphql/shared-queries.ts'
-import { variablesCoerce } from '../../../../graphql/variables.ts'
-import { firstOutOfBounds } from '../../../../http/json-body.ts'
-import { PER_REQUEST_HEADERS } from '../../../../http/request-log.ts'
+import type { RequestContext, RequestState } from '../../core/context.ts'
+import { PER_REQUEST_HEADERS } from '../../http/request-log.ts'
+import type { Metrics } from '../../observability/metrics.ts'
+import { GRAPHQL_LIMITS } from '../limits.ts'
+import { variablesCoerce } from '../variables.ts'
+import { type CatalogAnswers, CatalogResults, type CatalogSource, mayReadCatalog } from './catalog-results.ts'
+import { type AliasedKeys, aliasedKeys, documentForm, onlyTopLevel, renameKeys } from './document-forms.ts'
+import { isPlainSuccess } from './plain-results.ts'
+import { type Params, plainParams, readBody, withBody } from './request-body.ts'
 import { ResultStore } from './result-store.ts'
-import { type CatalogAnswers, CatalogResults, mayReadCatalog } from './symbols-result-cache.ts'
+import type { SharedResult } from './shared-queries.ts'
 
 const SHAPES_GENERATION = { generation: 0 } as const
 
-// Larger bodies go to Yoga unread: a dashboard's catalog query is a few hundred bytes.
-const MAX_BODY_BYTES = 8 * 1024
 // The media types whose body Yoga writes as the result's JSON and nothing else.
 const JSON_BODY = /^application\/(json|graphql-response\+json)(;|$)/
 // Request bodies Yoga reads as JSON GraphQL parameters.
@@ -31,13 +30,6 @@ interface Shape {
   headers: Record<string, string>
   document: DocumentNode
   operationName: string | undefined
-}
-
-/** A JSON body's GraphQL parameters, when they are exactly `query` and optionally `operationName` and `variables`. */
-interface Params {
-  query: string
-  operationName: string | null | undefined
-  variables: Record<string, unknown> | null | undefined
 }
 
 /**
@@ -82,10 +74,11 @@ export type RecordingHandoff = {
 }
 
 export interface RecordedAnswerHooks {
-  /** Opens the request's state as it arrives (its id, address, start time). */
-  open: (req: IncomingMessage) => RequestState
-  /** The request's context; with `res`, watching the response as Yoga's does (a subscription handed on needs it). */
-  context: (req: IncomingMessage, state: RequestState, res: ServerResponse) => RequestContext
+  /**
+   * Opens the request's state as it arrives (its id, address, start time) and its context, watching
+   * `res` as Yoga's does (a subscription handed on needs it).
+   */
+  open: (req: IncomingMessage, res: ServerResponse) => RequestContext
   /** Admits the caller before its body is read: a missing or bad token counts against its address (429 over it). */
   admit: (ctx: RequestContext) => Promise<void>
   /** Counts the request by what its document asks, as Yoga's pipeline would before validating it. */
@@ -98,12 +91,12 @@ export interface RecordedAnswerHooks {
 
 /**
  * Answers a GraphQL request before Yoga when it repeats one that the catalog result cache
- * (symbolsResultCachePlugin) answered: the same body bytes, `Accept`, `Content-Type` and `Origin`
+ * (catalogResultsPlugin) answered: the same body bytes, `Accept`, `Content-Type` and `Origin`
  * (all that Yoga reads to choose its answer) while the catalog is unchanged. Yoga's answer to the
  * first such request is recorded, headers and body, and repeated: the same document, operation and
  * variables validate and execute the same way, so only Yoga's per-request pipeline is skipped.
  *
- * The caller is still authenticated, checked for `symbols:read` and counted against its rate
+ * The caller is still authenticated, checked for the catalog's read scope and counted against its rate
  * limit, and the answer gets its own request id, RateLimit-* headers, log line and metrics. A
  * request that is not a repeat, or whose caller fails any check, is handed to Yoga with the same
  * state and context, so it is answered, counted and logged exactly once, as it always was.
@@ -116,7 +109,6 @@ export interface RecordedAnswerHooks {
  * A shape is found by its document's form too: a document that differs from a known one only in
  * its aliases' names, whitespace, commas and comments is executed as the known one, and its result
  * written with this document's keys (docs/performance.md, "Documents of one form").
- * It lives beside the catalog caches because the catalog's answers are the only ones it records whole.
  */
 export class RecordedAnswers implements CatalogAnswers {
   readonly results: CatalogResults
@@ -134,16 +126,17 @@ export class RecordedAnswers implements CatalogAnswers {
    * answered here.
    */
   constructor(
-    private readonly services: Pick<Services, 'symbolsCache' | 'metrics'>,
+    private readonly catalog: CatalogSource,
+    private readonly metrics: Pick<Metrics, 'graphqlAnsweredFromRecording' | 'graphqlAnsweredKnownDocument'>,
     private readonly schema: GraphQLSchema,
     private readonly executeQuery: (args: ExecutionArgs) => Promise<ExecutionResult>,
   ) {
-    this.results = new CatalogResults(services.symbolsCache)
-    this.#recordings = new ResultStore(services.symbolsCache)
+    this.results = new CatalogResults(catalog)
+    this.#recordings = new ResultStore(catalog)
     // A shape (headers and validated document) holds whatever the catalog does: one generation, forever.
     this.#shapes = new ResultStore(SHAPES_GENERATION)
     this.#forms = new ResultStore(SHAPES_GENERATION)
-    this.#topLevelJson = new ResultStore(services.symbolsCache)
+    this.#topLevelJson = new ResultStore(catalog)
   }
 
   /** Called by the result cache when it answers a request with a catalog-only result. */
@@ -151,17 +144,9 @@ export class RecordedAnswers implements CatalogAnswers {
     this.#answers.set(state, { json, generation, document })
   }
 
-  /** The body length of a request that may be a repeat; `undefined` sends it to Yoga unread. */
-  candidateLength(req: IncomingMessage, url: URL): number | undefined {
-    if (req.method !== 'POST' || url.search !== '' || req.headers['transfer-encoding'] !== undefined || req.headers['content-encoding'] !== undefined)
-      return undefined
-    const length = Number(req.headers['content-length'])
-    return Number.isInteger(length) && length > 0 && length <= MAX_BODY_BYTES ? length : undefined
-  }
-
   async serve(req: IncomingMessage, res: ServerResponse, length: number, hooks: RecordedAnswerHooks): Promise<void> {
-    const requestState = hooks.open(req)
-    const requestContext = hooks.context(req, requestState, res)
+    const requestContext = hooks.open(req, res)
+    const requestState = requestContext.state
     try {
       await hooks.admit(requestContext)
     } catch {
@@ -176,7 +161,7 @@ export class RecordedAnswers implements CatalogAnswers {
     const recordingKey = `${headersKey}${body.toString('latin1')}`
     const recording = this.#recordings.get(recordingKey)
     if (recording) {
-      if (await mayReadCatalog(requestContext)) return this.#answerFromRecording(res, requestState, recording, hooks)
+      if (await mayReadCatalog(requestContext, this.catalog)) return this.#answerFromRecording(res, requestState, recording, hooks)
       return hooks.yoga(withBody(req, body), res, { requestState, requestContext, recordingKey })
     }
     const params = JSON_REQUEST.test(req.headers['content-type'] ?? '') ? plainParams(body) : undefined
@@ -192,7 +177,7 @@ export class RecordedAnswers implements CatalogAnswers {
       const generation = this.results.generation
       const catalogKey = this.results.key(this.schema, shape.document, params.operationName, params.variables)
       if (catalogKey !== undefined) {
-        if (await mayReadCatalog(requestContext)) {
+        if (await mayReadCatalog(requestContext, this.catalog)) {
           const json = await this.#executeCatalog(catalogKey, shape, params, requestContext)
           if (json !== undefined) {
             const answer = ofForm ? this.#renamedCatalogJson(catalogKey, json, ofForm, generation) : json
@@ -346,7 +331,7 @@ export class RecordedAnswers implements CatalogAnswers {
     state.operationName = recording.operationName
     const headers = { ...recording.headers }
     hooks.finish(state, 200, headers)
-    this.services.metrics.graphqlAnsweredFromRecording()
+    this.metrics.graphqlAnsweredFromRecording()
     if (res.destroyed || res.writableEnded) return
     res.writeHead(200, headers)
     res.end(recording.body)
@@ -369,8 +354,8 @@ export class RecordedAnswers implements CatalogAnswers {
     state.operationName = shape.operationName
     const headers = { ...recording.headers }
     hooks.finish(state, 200, headers)
-    if (record) this.services.metrics.graphqlAnsweredFromRecording()
-    else this.services.metrics.graphqlAnsweredKnownDocument()
+    if (record) this.metrics.graphqlAnsweredFromRecording()
+    else this.metrics.graphqlAnsweredKnownDocument()
     if (res.destroyed || res.writableEnded) return
     res.writeHead(200, headers)
     res.end(body)
@@ -382,47 +367,7 @@ const sameAliases = (a: readonly string[], b: readonly string[]) => a.every((ali
 /** What Yoga writes for a document of a known form: the known document's data, its aliases' keys renamed to this one's. */
 const renamedJson = (data: unknown, ofForm: OfForm) => JSON.stringify({ data: renameKeys(data, ofForm.form.keys!, ofForm.aliases) })
 
-/**
- * The GraphQL parameters of a JSON body that holds `query` and optionally `operationName` and
- * `variables`, as Yoga reads them; anything else (other keys, other types, JSON beyond the bounds
- * graphqlLimitsPlugin enforces, not JSON) is undefined and left to Yoga.
- */
-function plainParams(body: Buffer): Params | undefined {
-  const text = body.toString('utf8')
-  if (firstOutOfBounds(text) !== undefined) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
-  const { query, operationName, variables, ...rest } = parsed as Record<string, unknown>
-  if (Object.keys(rest).length > 0 || typeof query !== 'string') return undefined
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined
-  return { query, operationName, variables: variables as Record<string, unknown> | null | undefined }
-}
-
-/** `req`'s body: all `length` bytes, or what came before the client went away. */
-function readBody(req: IncomingMessage, length: number): Promise<{ body: Buffer; complete: boolean }> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const settle = () => resolve({ body: Buffer.concat(chunks, size), complete: size === length && req.complete })
-    req.on('data', (chunk: Buffer) => {
-      chunks.push(chunk)
-      size += chunk.length
-    })
-    // Whichever comes first settles it; `close` follows `end` on every request.
-    req.once('end', settle)
-    req.once('close', settle)
-    req.on('error', settle)
-  })
-}
-
-/** Yoga reads a body already read from `req.body`, as it does behind body-parsing frameworks. */
-function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
-  ;(req as IncomingMessage & { body?: Buffer }).body = body
-  return req
+/** Keeps Yoga's answer to a handed-on request from being recorded or made known (an admin's document text). */
+export function recordNothing(serverContext: object): void {
+  delete (serverContext as Partial<RecordingHandoff>).recordingKey
 }

@@ -2,8 +2,8 @@ import fc from 'fast-check'
 import { buildSchema, executeSync, type ExecutionResult, parse, specifiedRules, validate } from 'graphql'
 import { describe, expect, it } from 'vitest'
 
+import { operationLimitsRule } from '../limits.ts'
 import { aliasedKeys, documentForm, onlyTopLevel, renameKeys } from './document-forms.ts'
-import { operationLimitsRule } from './limits.ts'
 
 const form = (text: string) => documentForm(text, 5000)
 

@@ -11,7 +11,7 @@ const MAX_ENTRY_BYTES = 2 * 1024 * 1024
 
 /**
  * Bounded results (GraphQL results, recorded answers) that hold while the catalog's generation
- * (SymbolsCache) stays the one they were computed in; the oldest go first. A result computed
+ * (CatalogSource) stays the one they were computed in; the oldest go first. A result computed
  * while the catalog changed is not kept.
  */
 export class ResultStore<T = CachedResult> {

@@ -1,10 +1,10 @@
 import { type DocumentNode, type ExecutionArgs, type ExecutionResult, Kind, type OperationDefinitionNode } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext } from '../core/context.ts'
-import { ReadCoalescer } from '../core/read-coalescer.ts'
+import type { RequestContext } from '../../core/context.ts'
+import { ReadCoalescer } from '../../core/read-coalescer.ts'
+import { variablesCoerce } from '../variables.ts'
 import { isPlainSuccess } from './plain-results.ts'
-import { variablesCoerce } from './variables.ts'
 
 // Longer variables are executed alone rather than kept as a key.
 const MAX_KEY_LENGTH = 2048

@@ -1,14 +1,24 @@
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql'
 import type { Plugin } from 'graphql-yoga'
 
-import type { RequestContext, RequestState, Services } from '../../../../core/context.ts'
-import { isPlainSuccess } from '../../../../graphql/plain-results.ts'
-import { SYMBOLS_READ } from '../symbols.ts'
-import { readsOnlyCatalog } from './catalog-documents.ts'
+import type { RequestContext, RequestState } from '../../core/context.ts'
+import { readsOnlyCatalog } from './catalog-fields.ts'
+import { isPlainSuccess } from './plain-results.ts'
 import { type CachedResult, ResultStore } from './result-store.ts'
 
 // Longer variables are answered uncached rather than kept as a key.
 const MAX_KEY_LENGTH = 2048
+
+/**
+ * What a catalog answer depends on, given by whoever owns the catalog (the symbols module): the
+ * fields that read it are declared in the schema (catalog-fields.ts).
+ */
+export interface CatalogSource {
+  /** Changes whenever the catalog may have; a result holds for the generation it was computed in. */
+  readonly generation: number
+  /** The scope every root field declared CATALOG_DATA requires of its caller, and nothing else. */
+  readonly readScope: string
+}
 
 /** Told of every catalog answer the cache gives, with the JSON Yoga will write (RecordedAnswers records it). */
 export interface CatalogAnswers {
@@ -26,7 +36,7 @@ export class CatalogResults {
   readonly #documents = new WeakMap<DocumentNode, number | null>()
   #nextDocumentId = 0
 
-  constructor(private readonly catalog: Pick<Services, 'symbolsCache'>['symbolsCache']) {
+  constructor(readonly catalog: CatalogSource) {
     this.#store = new ResultStore(catalog)
   }
 
@@ -72,18 +82,18 @@ function jsonResult(json: string): CachedResult {
 }
 
 /**
- * Serves a GraphQL operation that reads only the symbol catalog from memory while the catalog is
+ * Serves a GraphQL operation that reads only the catalog from memory while the catalog is
  * unchanged: the result of its first execution, and the JSON Yoga made of it, per document,
- * operation name and variables. Entries go when SymbolsCache sees the catalog change (its
- * generation), on every process at the moment the REST symbol answers go.
+ * operation name and variables. Entries go when the catalog's generation changes (for the symbol
+ * catalog, on every process at the moment the REST symbol answers go).
  *
- * Only execution is skipped. The caller is authenticated, checked for `symbols:read` and counted
+ * Only execution is skipped. The caller is authenticated, checked for the catalog's read scope and counted
  * against its rate limit exactly as the resolvers would, and logged as any request; a caller who
  * fails any of it is executed normally, so gets exactly the error it always got. Results with
  * errors are never kept. A hit ends the `onExecute` chain: register this plugin after every plugin
  * whose `onExecute` must see each request.
  */
-export function symbolsResultCachePlugin(answers: CatalogAnswers): Plugin {
+export function catalogResultsPlugin(answers: CatalogAnswers): Plugin {
   const results = answers.results
   return {
     async onExecute({ args, setResultAndStopExecution }) {
@@ -93,7 +103,7 @@ export function symbolsResultCachePlugin(answers: CatalogAnswers): Plugin {
       const cached = results.get(key)
       if (cached) {
         const ctx = args.contextValue as unknown as RequestContext
-        if (await mayReadCatalog(ctx)) {
+        if (await mayReadCatalog(ctx, results.catalog)) {
           answers.noteCatalogAnswer(ctx.state, cached.stringify(), generation, args.document)
           setResultAndStopExecution(cached)
         }
@@ -112,10 +122,10 @@ export function symbolsResultCachePlugin(answers: CatalogAnswers): Plugin {
   }
 }
 
-/** The check every catalog resolver starts with; it counts the caller once per request. */
-export async function mayReadCatalog(ctx: RequestContext): Promise<boolean> {
+/** The check every catalog root field's resolver starts with; it counts the caller once per request. */
+export async function mayReadCatalog(ctx: RequestContext, catalog: CatalogSource): Promise<boolean> {
   try {
-    await ctx.auth.require(SYMBOLS_READ)
+    await ctx.auth.require(catalog.readScope)
     return true
   } catch {
     return false

@@ -1,14 +1,4 @@
-import {
-  add,
-  compareDecimals,
-  decimalFromStore,
-  type DecimalValue,
-  formatDecimal,
-  formatDecimalAtLeast,
-  multiply,
-  subtract,
-  unitOfPlaces,
-} from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, formatDecimalAtLeast, multiply, subtract } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
@@ -21,6 +11,7 @@ import { tradeRecord } from '../market/trade-records.ts'
 import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields, TimeInForce } from '../orders/orders.schemas.ts'
+import { admit } from './admission.ts'
 import { largestFittingLot } from './lots.ts'
 import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
 import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
@@ -228,22 +219,13 @@ export class MatchPass {
       const earlier = this.#keys.get(keyOf(request.tenantId, request.clientOrderId))
       if (earlier) return { kind: 'same_pass', uid: earlier }
     }
-    const issues = marketRuleIssues(request.parsed, this.#rules)
-    if (issues.length > 0) return { kind: 'refused', issues }
-    if (request.type === 'limit' && this.warm.openOrders(request.tenantId) >= this.limits.maxOpenOrdersPerSymbol)
-      return { kind: 'refused', issues: [tooManyOpenOrders(request.symbol, this.limits.maxOpenOrdersPerSymbol)] }
-    const hold = holdFor(
-      { side: request.side, type: request.type, quantity: request.quantity.value, price: request.price?.value ?? null },
-      this.#holdRules,
-      this.#rates,
-    )
-    const available = this.accounts.available(request.tenantId, hold.currency)
-    const held = hold.amount === 'available' ? available : hold.amount
-    if (held.coefficient <= 0n || compareDecimals(available, held) < 0) {
-      const precision = this.#precisionOf(hold.currency)
-      const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
-      return { kind: 'refused', issues: [insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', request.quantity.text)] }
-    }
+    const admission = admit(request, this.locked, {
+      openOrders: this.warm.openOrders(request.tenantId),
+      maxOpenOrders: this.limits.maxOpenOrdersPerSymbol,
+      available: (currency) => this.accounts.available(request.tenantId, currency),
+    })
+    if (!admission.admitted) return { kind: 'refused', issues: admission.issues }
+    const { currency, hold: held } = admission
     if (request.clientOrderId !== null) this.#keys.set(keyOf(request.tenantId, request.clientOrderId), request.uid)
 
     const seq = ++this.#orderSeq
@@ -272,7 +254,7 @@ export class MatchPass {
         seq,
         book_epoch: 0,
         hold: formatDecimal(held),
-        hold_currency: hold.currency,
+        hold_currency: currency,
         fee_accrued: '0',
       },
       filled: ZERO,
@@ -280,7 +262,7 @@ export class MatchPass {
       hold: held,
       feeAccrued: ZERO,
     }
-    this.accounts.hold(request.tenantId, hold.currency, held)
+    this.accounts.hold(request.tenantId, currency, held)
     this.#placed.set(request.uid, own.row)
     this.#tenantEvent(own.row, 'order.created', null)
     const price = request.price?.value ?? null
@@ -631,15 +613,5 @@ function notAboveFilled(input: string, filled: string): ValidationIssue {
     msg: `ensure this value is greater than ${filled}, the quantity already filled`,
     input,
     ctx: { limit_value: filled },
-  }
-}
-
-export function tooManyOpenOrders(symbol: string, limit: number): ValidationIssue {
-  return {
-    type: 'value_error.too_many_open_orders',
-    loc: ['body', 'symbol'],
-    msg: `at most ${limit} orders of a tenant may be open on ${symbol} at once`,
-    input: symbol,
-    ctx: { limit },
   }
 }

@@ -1,0 +1,75 @@
+import { compareDecimals, type DecimalValue, unitOfPlaces } from '../../../core/decimal.ts'
+import type { ValidationIssue } from '../../../core/errors.ts'
+import { insufficientBalanceIssue } from '../accounts/accounts.ts'
+import { type FeeRates, holdFor, type HoldRules } from '../accounts/money.ts'
+import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
+import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
+
+/** A new order as admission sees it. */
+export interface AdmissionOrder {
+  symbol: string
+  side: OrderSide
+  type: OrderType
+  quantity: DecimalInput
+  price: DecimalInput | null
+  parsed: Pick<ParsedOrderFields, 'fields' | 'invalid'>
+}
+
+/** What an order is admitted against: the symbol's rules and currencies, and the tenant's state. */
+export interface AdmissionRules extends MarketRules, FeeRates {
+  base: string
+  quote: string
+  reference_price: string | null
+  daily_fluctuation_price_limit_percent: string
+  base_precision: number
+  quote_precision: number
+}
+
+export interface AdmissionState {
+  /** Orders of the tenant resting in the symbol's book now. */
+  openOrders: number
+  /** MAX_OPEN_ORDERS_PER_SYMBOL. */
+  maxOpenOrders: number
+  /** What the tenant has available in a currency of the symbol. */
+  available: (currency: string) => DecimalValue
+}
+
+export type Admission = { admitted: true; currency: string; hold: DecimalValue } | { admitted: false; issues: ValidationIssue[] }
+
+/**
+ * Whether a new order is admitted (docs/matching.md, "An order's way"), in this order: the symbol's
+ * rules, the tenant's open orders on the symbol (limit orders only: a market order never rests),
+ * and the hold it takes against what is available. The one decision both the matching pass (under
+ * the book's lock) and the dry run (`/orders/validate`, on what is committed) make, so they refuse
+ * with the same bodies. Admitted: the currency and amount the order holds.
+ */
+export function admit(order: AdmissionOrder, rules: AdmissionRules, state: AdmissionState): Admission {
+  const issues = marketRuleIssues(order.parsed, rules)
+  if (issues.length > 0) return { admitted: false, issues }
+  if (order.type === 'limit' && state.openOrders >= state.maxOpenOrders)
+    return { admitted: false, issues: [tooManyOpenOrders(order.symbol, state.maxOpenOrders)] }
+  const hold = holdFor({ side: order.side, type: order.type, quantity: order.quantity.value, price: order.price?.value ?? null }, holdRulesOf(rules), rules)
+  const available = state.available(hold.currency)
+  const held = hold.amount === 'available' ? available : hold.amount
+  if (held.coefficient <= 0n || compareDecimals(available, held) < 0) {
+    const precision = hold.currency === rules.quote ? rules.quote_precision : rules.base_precision
+    const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
+    return { admitted: false, issues: [insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', order.quantity.text)] }
+  }
+  return { admitted: true, currency: hold.currency, hold: held }
+}
+
+/** The symbol's rules as `holdFor` reads them. */
+export function holdRulesOf(rules: AdmissionRules): HoldRules {
+  return { ...rules, basePrecision: rules.base_precision, quotePrecision: rules.quote_precision }
+}
+
+export function tooManyOpenOrders(symbol: string, limit: number): ValidationIssue {
+  return {
+    type: 'value_error.too_many_open_orders',
+    loc: ['body', 'symbol'],
+    msg: `at most ${limit} orders of a tenant may be open on ${symbol} at once`,
+    input: symbol,
+    ctx: { limit },
+  }
+}

@@ -4,9 +4,11 @@ import { insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { type FeeRates, holdFor, type HoldRules } from '../accounts/money.ts'
 import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
+import { feeScheduleFor } from '../settlement/settlement.ts'
 
 /** A new order as admission sees it. */
 export interface AdmissionOrder {
+  tenantId: string
   symbol: string
   side: OrderSide
   type: OrderType
@@ -48,7 +50,11 @@ export function admit(order: AdmissionOrder, rules: AdmissionRules, state: Admis
   if (issues.length > 0) return { admitted: false, issues }
   if (order.type === 'limit' && state.openOrders >= state.maxOpenOrders)
     return { admitted: false, issues: [tooManyOpenOrders(order.symbol, state.maxOpenOrders)] }
-  const hold = holdFor({ side: order.side, type: order.type, quantity: order.quantity.value, price: order.price?.value ?? null }, holdRulesOf(rules), rules)
+  const hold = holdFor(
+    { side: order.side, type: order.type, quantity: order.quantity.value, price: order.price?.value ?? null },
+    holdRulesOf(rules),
+    feeScheduleFor({ tenant_id: order.tenantId }, rules),
+  )
   const available = state.available(hold.currency)
   const held = hold.amount === 'available' ? available : hold.amount
   if (held.coefficient <= 0n || compareDecimals(available, held) < 0) {
@@ -59,9 +65,16 @@ export function admit(order: AdmissionOrder, rules: AdmissionRules, state: Admis
   return { admitted: true, currency: hold.currency, hold: held }
 }
 
-/** The symbol's rules as `holdFor` reads them. */
+const holdRules = new WeakMap<AdmissionRules, HoldRules>()
+
+/** The symbol's rules as `holdFor` reads them, made once per rules object (a pass admits many orders). */
 export function holdRulesOf(rules: AdmissionRules): HoldRules {
-  return { ...rules, basePrecision: rules.base_precision, quotePrecision: rules.quote_precision }
+  let hold = holdRules.get(rules)
+  if (!hold) {
+    hold = { ...rules, basePrecision: rules.base_precision, quotePrecision: rules.quote_precision }
+    holdRules.set(rules, hold)
+  }
+  return hold
 }
 
 export function tooManyOpenOrders(symbol: string, limit: number): ValidationIssue {

@@ -3,7 +3,7 @@ import type { ValidationIssue } from '../../../core/errors.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
 import { insufficientBalanceIssue } from '../accounts/accounts.ts'
-import { type FeeRates, holdFor, type HoldRules, settleFill } from '../accounts/money.ts'
+import { holdFor, type HoldRules } from '../accounts/money.ts'
 import { bookLevel, marketEventPayload, type MarketEventType, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
 import { marketStream, type StreamKey, tenantStream } from '../events/events.repository.ts'
 import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
@@ -11,11 +11,12 @@ import { tradeRecord } from '../market/trade-records.ts'
 import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields, TimeInForce } from '../orders/orders.schemas.ts'
-import { admit } from './admission.ts'
+import type { PassAccounts } from '../settlement/pass-accounts.ts'
+import { feeScheduleFor, Settlement } from '../settlement/settlement.ts'
+import { admit, holdRulesOf } from './admission.ts'
 import { largestFittingLot } from './lots.ts'
 import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
 import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
-import type { PassAccounts } from './pass-accounts.ts'
 import type { OrderState, WarmBook } from './warm-book.ts'
 
 /** A new order, validated against the market rules as the caller last knew them. */
@@ -122,9 +123,7 @@ export class MatchPass {
   readonly rows = new Map<string, OrderRow>()
   #steps = 0
   readonly #holdRules: HoldRules
-  readonly #rates: FeeRates
-  readonly #makerRate: DecimalValue
-  readonly #takerRate: DecimalValue
+  readonly #settlement: Settlement
 
   constructor(
     readonly locked: LockedBook,
@@ -133,10 +132,8 @@ export class MatchPass {
     private readonly limits: StepLimits,
     private readonly writeStep: StepWriter,
   ) {
-    this.#holdRules = { ...locked, basePrecision: locked.base_precision, quotePrecision: locked.quote_precision }
-    this.#rates = locked
-    this.#makerRate = decimalFromStore(locked.maker_fee_percent)
-    this.#takerRate = decimalFromStore(locked.taker_fee_percent)
+    this.#holdRules = holdRulesOf(locked)
+    this.#settlement = new Settlement(locked, accounts)
     this.#rules = locked
     this.#pricePlaces = Math.max(0, locked.price_precision)
     this.#quantityPlaces = Math.max(0, locked.quantity_precision)
@@ -299,7 +296,7 @@ export class MatchPass {
     const quantityChange = compareDecimals(quantity, oldQuantity)
     if (samePrice && quantityChange === 0) return { kind: 'unchanged' }
 
-    const hold = holdFor({ side: row.side, type: 'limit', quantity: subtract(quantity, own.filled), price }, this.#holdRules, this.#rates)
+    const hold = holdFor({ side: row.side, type: 'limit', quantity: subtract(quantity, own.filled), price }, this.#holdRules, feeScheduleFor(row, this.locked))
     if (hold.amount === 'available') throw new Error('a limit order holds a fixed amount')
     const more = subtract(hold.amount, own.hold)
     const available = this.accounts.available(row.tenant_id, hold.currency)
@@ -442,21 +439,9 @@ export class MatchPass {
   /** The most of `left` a buy can pay for at `price` from what it holds, in whole lots of the symbol. */
   #affordable(own: OrderState, price: DecimalValue, left: DecimalValue): DecimalValue {
     return largestFittingLot(left, this.locked.quantity_precision, (quantity) => {
-      const cost = this.#buyerCost(own, price, quantity)
+      const cost = this.#settlement.buyerCost(own, price, quantity)
       return compareDecimals(add(cost.amount, cost.fee), own.hold) <= 0
     })
-  }
-
-  #buyerCost(buyer: OrderState, price: DecimalValue, quantity: DecimalValue): { amount: DecimalValue; fee: DecimalValue } {
-    const s = settleFill({
-      price,
-      quantity,
-      quotePrecision: this.locked.quote_precision,
-      buyerFilledNotional: buyer.notional,
-      buyer: { feeAccrued: buyer.feeAccrued, feePercent: this.#takerRate },
-      seller: { feeAccrued: ZERO, feePercent: ZERO },
-    })
-    return { amount: s.amount, fee: s.buyerFee }
   }
 
   /** The rest of an order that will not rest: cancelled, and what it still holds released. */
@@ -472,45 +457,6 @@ export class MatchPass {
     if (state.hold.coefficient === 0n || state.row.hold_currency === null) return
     this.accounts.hold(state.row.tenant_id, state.row.hold_currency, { coefficient: -state.hold.coefficient, scale: state.hold.scale })
     state.hold = ZERO
-  }
-
-  /**
-   * Moves a fill's money (docs/accounts.md, "Settlement"): the buyer pays the amount and its fee
-   * from its order's hold and receives the base; the seller delivers the base from its hold and
-   * receives the amount less its fee; the exchange center collects both fees.
-   */
-  #settle(taker: OrderState, maker: OrderState, fill: Fill, tradeUid: string): void {
-    const buying = taker.row.side === 'buy'
-    const [buyer, seller] = buying ? [taker, maker] : [maker, taker]
-    const s = settleFill({
-      price: fill.price,
-      quantity: fill.quantity,
-      quotePrecision: this.locked.quote_precision,
-      buyerFilledNotional: buyer.notional,
-      buyer: { feeAccrued: buyer.feeAccrued, feePercent: buying ? this.#takerRate : this.#makerRate },
-      seller: { feeAccrued: seller.feeAccrued, feePercent: buying ? this.#makerRate : this.#takerRate },
-    })
-    if (compareDecimals(s.amount, buyer.hold) > 0) throw new Error(`order ${buyer.row.uid} holds less than its fill costs`)
-    // A rate raised since the order was placed is charged only as far as its hold reaches.
-    const room = subtract(buyer.hold, s.amount)
-    const buyerFee = compareDecimals(s.buyerFee, room) > 0 ? room : s.buyerFee
-    const { base, quote } = this.locked
-    const ids = (order: OrderState) => ({ order_uid: order.row.uid, trade_uid: tradeUid })
-    const negative = (v: DecimalValue): DecimalValue => ({ coefficient: -v.coefficient, scale: v.scale })
-    const paid = add(s.amount, buyerFee)
-    this.accounts.entry(buyer.row.tenant_id, quote, negative(s.amount), { kind: 'trade', ...ids(buyer) })
-    this.accounts.entry(buyer.row.tenant_id, quote, negative(buyerFee), { kind: 'fee', ...ids(buyer) })
-    this.accounts.hold(buyer.row.tenant_id, quote, negative(paid))
-    this.accounts.entry(buyer.row.tenant_id, base, fill.quantity, { kind: 'trade', ...ids(buyer) })
-    this.accounts.entry(seller.row.tenant_id, base, negative(fill.quantity), { kind: 'trade', ...ids(seller) })
-    this.accounts.hold(seller.row.tenant_id, base, negative(fill.quantity))
-    this.accounts.entry(seller.row.tenant_id, quote, s.amount, { kind: 'trade', ...ids(seller) })
-    this.accounts.entry(seller.row.tenant_id, quote, negative(s.sellerFee), { kind: 'fee', ...ids(seller) })
-    this.accounts.collect(quote, add(buyerFee, s.sellerFee))
-    buyer.hold = subtract(buyer.hold, paid)
-    seller.hold = subtract(seller.hold, fill.quantity)
-    buyer.feeAccrued = s.buyerFeeAccrued
-    seller.feeAccrued = s.sellerFeeAccrued
   }
 
   /** A fill: its trade, both sides' fills, the maker's and the taker's new state. */
@@ -533,7 +479,7 @@ export class MatchPass {
     this.#marketSequence++ // the trade's `candle` event, written by recordTrades (market-data/trades-recorded.ts)
     const maker = this.warm.get(fill.makerUid)
     if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
-    this.#settle(own, maker, fill, tradeUid)
+    this.#settlement.settle(own, maker, fill, tradeUid)
     const makerDone = fill.makerRemaining.coefficient === 0n
     this.#fill(maker, fill, price, fillQuantity, tradeUid, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled')
     this.#tenantEvent(maker.row, 'order.updated', null)

@@ -5,9 +5,9 @@ import { encodeNotifications } from '../events/event-notifications.ts'
 import { notifyEvents, type StreamKey } from '../events/events.repository.ts'
 import { recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
+import { PassAccounts } from '../settlement/pass-accounts.ts'
 import { type AmendRequest, type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
 import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
-import { PassAccounts } from './pass-accounts.ts'
 import { WarmBook } from './warm-book.ts'
 
 export type PlaceOutcome =

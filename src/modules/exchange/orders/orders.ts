@@ -150,7 +150,7 @@ async function assertAdmitted(ctx: RequestContext, tenantId: string, fields: Cre
   ])
   const availableOf = (account: AccountRow | undefined) => (account ? subtract(decimalFromStore(account.balance), decimalFromStore(account.hold)) : ZERO)
   const rules = { ...symbol, base_precision: basePrecision ?? 0, quote_precision: quotePrecision ?? 0 }
-  const admission = admit({ ...fields, price: fields.price ?? null, parsed }, rules, {
+  const admission = admit({ ...fields, tenantId, price: fields.price ?? null, parsed }, rules, {
     openOrders,
     maxOpenOrders: ctx.services.matching.maxOpenOrdersPerSymbol,
     available: (currency) => availableOf(currency === symbol.base ? base : quote),

@@ -16,18 +16,14 @@ import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
 import { findTenant } from '../../auth/clients/tenants.repository.ts'
 import { tenantStream } from '../events/events.repository.ts'
+import { collectedFeeTotals, conservationTotals, endedOrdersHolding, holdMismatches, ledgerMismatches } from './account-check.repository.ts'
 import {
   type AccountRow,
   applyAccountChanges,
-  collectedFeeTotals,
-  conservationTotals,
-  endedOrdersHolding,
   findAccount,
   findCurrencyPrecision,
   findEntryByReference,
-  holdMismatches,
   type LedgerEntryRow,
-  ledgerMismatches,
   listAccountRows,
   listLedgerRows,
 } from './accounts.repository.ts'

@@ -1,8 +1,9 @@
-import { compareDecimals, type DecimalValue, unitOfPlaces } from '../../../core/decimal.ts'
+import { compareDecimals, decimalFromStore, type DecimalValue, subtract, unitOfPlaces } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { type FeeRates, holdFor, type HoldRules } from '../accounts/money.ts'
 import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
+import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
 import { feeScheduleFor } from '../settlement/settlement.ts'
 
@@ -63,6 +64,77 @@ export function admit(order: AdmissionOrder, rules: AdmissionRules, state: Admis
     return { admitted: false, issues: [insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', order.quantity.text)] }
   }
   return { admitted: true, currency: hold.currency, hold: held }
+}
+
+/** A resting order as an amend finds it: its row, what has filled and what it holds. */
+export interface AmendedOrder {
+  row: OrderRow
+  filled: DecimalValue
+  hold: DecimalValue
+}
+
+export type AmendAdmission =
+  | { admitted: false; issues: ValidationIssue[] }
+  /** The amend names the order's current values: nothing to do. */
+  | { admitted: 'unchanged' }
+  /** `more`: what the new hold takes beyond the old one (negative: gives back). */
+  | {
+      admitted: true
+      quantity: DecimalValue
+      price: DecimalValue
+      samePrice: boolean
+      smaller: boolean
+      currency: string
+      hold: DecimalValue
+      more: DecimalValue
+    }
+
+/**
+ * Whether an amend of a resting limit order is admitted (docs/api.md, "Order lifecycle"): the new
+ * values against the symbol's rules, a quantity above what has filled, and the larger hold it may
+ * need against what is available.
+ */
+export function admitAmend(
+  own: AmendedOrder,
+  request: { quantity: DecimalInput | null; price: DecimalInput | null },
+  rules: AdmissionRules,
+  available: (currency: string) => DecimalValue,
+): AmendAdmission {
+  const { row } = own
+  const oldQuantity = decimalFromStore(row.quantity)
+  const oldPrice = decimalFromStore(row.price!)
+  const quantity = request.quantity?.value ?? oldQuantity
+  const price = request.price?.value ?? oldPrice
+  const fields = { type: 'limit' as const, ...(request.quantity && { quantity: request.quantity }), ...(request.price && { price: request.price }) }
+  const issues = marketRuleIssues({ fields, invalid: new Set(request.price ? [] : ['price' as const]) }, rules)
+  if (request.quantity && issues.length === 0 && compareDecimals(quantity, own.filled) <= 0)
+    issues.push(notAboveFilled(request.quantity.text, row.filled_quantity))
+  if (issues.length > 0) return { admitted: false, issues }
+  const samePrice = compareDecimals(price, oldPrice) === 0
+  const quantityChange = compareDecimals(quantity, oldQuantity)
+  if (samePrice && quantityChange === 0) return { admitted: 'unchanged' }
+
+  const hold = holdFor({ side: row.side, type: 'limit', quantity: subtract(quantity, own.filled), price }, holdRulesOf(rules), feeScheduleFor(row, rules))
+  if (hold.amount === 'available') throw new Error('a limit order holds a fixed amount')
+  const more = subtract(hold.amount, own.hold)
+  const have = available(hold.currency)
+  if (more.coefficient > 0n && compareDecimals(have, more) < 0) {
+    const precision = hold.currency === rules.quote ? rules.quote_precision : rules.base_precision
+    const [field, input] = request.quantity ? (['quantity', request.quantity.text] as const) : (['price', request.price!.text] as const)
+    return { admitted: false, issues: [insufficientBalanceIssue(hold.currency, have, more, precision, field, input)] }
+  }
+  return { admitted: true, quantity, price, samePrice, smaller: quantityChange < 0, currency: hold.currency, hold: hold.amount, more }
+}
+
+/** An amend may not bring an order's quantity down to (or below) what has already filled. */
+function notAboveFilled(input: string, filled: string): ValidationIssue {
+  return {
+    type: 'value_error.number.not_gt',
+    loc: ['body', 'quantity'],
+    msg: `ensure this value is greater than ${filled}, the quantity already filled`,
+    input,
+    ctx: { limit_value: filled },
+  }
 }
 
 const holdRules = new WeakMap<AdmissionRules, HoldRules>()

@@ -8,7 +8,7 @@ import { orderAndPageFirstRows, type PageRows, totalOverAll, withTotal } from '.
 import { formatTimestamp } from '../../../core/timestamps.ts'
 import type { Db } from '../../../db/database.ts'
 import type { LedgerKind } from '../../../db/schema.ts'
-import { notifyEvents, tenantStream } from '../events/events.repository.ts'
+import { appendNumbered, appendTenantEvents, notifyEvents, type TenantEventWrite, tenantStream } from '../event-log/event-log.ts'
 import { accountRecord, type AccountRow, ledgerEntryRecord, type LedgerEntryRow } from './account-records.ts'
 import type { LedgerListQuery } from './accounts.schemas.ts'
 
@@ -325,39 +325,21 @@ export async function applyAccountChanges(db: Db, changes: readonly AccountChang
 // --- Events ---
 
 /**
- * One `balance` event per changed account on its tenant's stream, numbered by the tenant's
- * counter as the matching pass numbers its events (same table, same statement shape), and a
+ * One `balance` event per changed account on its tenant's stream, appended by the event log as
+ * the matching pass's events are (event-log/event-log.ts), and a
  * notification waking every process's streams of those tenants once the transaction commits.
  */
 export async function writeBalanceEvents(db: Db, now: string, changed: readonly ChangedAccount[]): Promise<void> {
   if (changed.length === 0) return
-  const ordinals = new Map<string, number>()
-  const tenants: string[] = []
-  const ordinal: number[] = []
-  const rest: string[] = []
-  for (const { account, entries } of changed) {
-    const n = (ordinals.get(account.tenant_id) ?? 0) + 1
-    ordinals.set(account.tenant_id, n)
-    tenants.push(account.tenant_id)
-    ordinal.push(n)
-    rest.push(balanceEventTail(now, { account, entries }))
-  }
-  await sql`
-    with input as (
-      select * from unnest(${tenants}::uuid[], ${ordinal}::int8[], ${rest}::text[]) as e(tenant_id, ordinal, rest)
-    ), counts as (
-      select tenant_id, count(*) as added from input group by tenant_id
-    ), counted as (
-      insert into tenant_event_counters as c (tenant_id, last_sequence)
-      select tenant_id, added from counts order by tenant_id
-      on conflict (tenant_id) do update set last_sequence = c.last_sequence + excluded.last_sequence
-      returning c.tenant_id, c.last_sequence
-    )
-    insert into tenant_events (tenant_id, sequence, type, created_at, payload)
-    select e.tenant_id, k.last_sequence - n.added + e.ordinal, 'balance', ${now}::timestamp(6),
-      '{"sequence":' || (k.last_sequence - n.added + e.ordinal) || e.rest
-    from input e join counted k on k.tenant_id = e.tenant_id join counts n on n.tenant_id = e.tenant_id`.execute(db)
-  await notifyEvents(db, [['accounts', ...new Set(tenants.map(tenantStream))].join(' ')])
+  const events: TenantEventWrite[] = []
+  appendNumbered(events, balanceEvents(now, changed))
+  await appendTenantEvents(db, events, now)
+  await notifyEvents(db, [['accounts', ...new Set(events.map((event) => tenantStream(event.tenant_id)))].join(' ')])
+}
+
+/** One `balance` event per changed account, in order, not yet numbered. */
+export function balanceEvents(now: string, changed: readonly ChangedAccount[]): Omit<TenantEventWrite<'balance'>, 'ordinal'>[] {
+  return changed.map((c) => ({ tenant_id: c.account.tenant_id, type: 'balance', rest: balanceEventTail(now, c) }))
 }
 
 /** A `balance` event's JSON body after its `"sequence"` member, as a tenant stream's events are stored. */

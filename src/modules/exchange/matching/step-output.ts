@@ -1,14 +1,13 @@
 import { type DecimalValue, formatDecimal, formatDecimalAtLeast } from '../../../core/decimal.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
-import { balanceEventTail, type ChangedAccount } from '../accounts/accounts.repository.ts'
+import { type MarketEventWrite, marketStream, type StreamKey, type TenantEventWrite, tenantStream } from '../event-log/event-log.ts'
 import { bookLevel, marketEventPayload, type MarketEventType, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
-import { marketStream, type StreamKey, tenantStream } from '../events/events.repository.ts'
 import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
 import { tradeRecord } from '../market/trade-records.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput } from '../orders/orders.schemas.ts'
-import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
+import type { ChangedOrder, FillWrite, LockedBook, MatchWrite, PlacedOrder, TradeWrite } from './matching.repository.ts'
 import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
 import type { OrderState } from './warm-book.ts'
 
@@ -50,8 +49,8 @@ export class StepOutput {
   #changed = new Map<string, ChangedOrder>()
   #trades: TradeWrite[] = []
   #fills: FillWrite[] = []
-  #tenantEvents: TenantEventWrite[] = []
-  #marketEvents: MarketEventWrite[] = []
+  #tenantEvents: TenantEventWrite<TenantEventType>[] = []
+  #marketEvents: MarketEventWrite<MarketEventType>[] = []
   /** The current step's events per tenant: their ordinals. */
   #eventsPerTenant = new Map<string, number>()
   /** Every tenant the pass wrote events for, across steps. */
@@ -219,20 +218,5 @@ export class StepOutput {
   #marketEvent(sequence: number, type: MarketEventType, body: Parameters<typeof marketEventPayload>[3]): void {
     this.#marketWritten = true
     this.#marketEvents.push({ sequence, type, payload: marketEventPayload(sequence, type, this.#createdAt, body) })
-  }
-}
-
-/**
- * A step's `balance` events, one per account its write changed, each after the step's other
- * events of its tenant (docs/accounts.md, "In the matching pass").
- */
-export function appendBalanceEvents(events: TenantEventWrite[], now: string, accounts: readonly ChangedAccount[]): void {
-  const ordinals = new Map<string, number>()
-  for (const event of events) ordinals.set(event.tenant_id, Math.max(event.ordinal, ordinals.get(event.tenant_id) ?? 0))
-  for (const changed of accounts) {
-    const tenantId = changed.account.tenant_id
-    const ordinal = (ordinals.get(tenantId) ?? 0) + 1
-    ordinals.set(tenantId, ordinal)
-    events.push({ tenant_id: tenantId, ordinal, type: 'balance', rest: balanceEventTail(now, changed) })
   }
 }

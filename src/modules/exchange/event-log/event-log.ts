@@ -26,6 +26,14 @@ export interface TenantEventWrite<Type extends string = string> {
   rest: string
 }
 
+/** The types of a symbol's stream. */
+export type MarketEventType = 'trade' | 'book' | 'candle'
+
+/** A market event's whole JSON body: its sequence is the symbol's, known to its writer. */
+export function marketEventPayload(sequence: number, type: MarketEventType, createdAt: string, body: object): string {
+  return JSON.stringify({ sequence, type, created_at: createdAt, ...body })
+}
+
 /** An event of a symbol's stream, its sequence and body known to the writer (the book row's lock orders them). */
 export interface MarketEventWrite<Type extends string = string> {
   sequence: number

@@ -1,9 +1,7 @@
 import { decimalFromStore } from '../../../core/decimal.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
 import type { Db } from '../../../db/database.ts'
-import type { MarketEventWrite } from '../event-log/event-log.ts'
-import { marketEventPayload, type MarketEventType } from '../events/event-payloads.ts'
-import type { LockedBook, TradeWrite } from '../matching/matching.repository.ts'
+import { marketEventPayload, type MarketEventType, type MarketEventWrite } from '../event-log/event-log.ts'
 import { candleRecord, LiveCandle, type Places } from './candles.ts'
 import { upsertCandles } from './market-data.repository.ts'
 import { CANDLE_INTERVALS, closeTimeOf, instantOf, intervalAt, marketDayStart, timestampOf } from './market-time.ts'
@@ -18,8 +16,8 @@ import { CANDLE_INTERVALS, closeTimeOf, instantOf, intervalAt, marketDayStart, t
 export async function recordTrades(
   db: Db,
   zone: string,
-  locked: Pick<LockedBook, 'symbol' | 'price_precision' | 'quantity_precision'>,
-  write: { now: string; expectedEpoch: number; trades: readonly Pick<TradeWrite, 'price' | 'quantity' | 'sequence'>[] },
+  locked: { symbol: string; price_precision: number; quantity_precision: number },
+  write: { now: string; expectedEpoch: number; trades: readonly { price: string; quantity: string; sequence: number }[] },
 ): Promise<MarketEventWrite<MarketEventType>[]> {
   if (write.trades.length === 0) return []
   const at = instantOf(write.now)

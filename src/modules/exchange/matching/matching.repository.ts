@@ -2,8 +2,15 @@ import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
 import { type AccountWrite, accountWrites } from '../accounts/accounts.repository.ts'
-import { marketEventAppend, type MarketEventWrite, notifyExpression, tenantEventAppend, type TenantEventWrite } from '../event-log/event-log.ts'
-import type { MarketEventType, TenantEventType } from '../events/event-payloads.ts'
+import {
+  marketEventAppend,
+  type MarketEventType,
+  type MarketEventWrite,
+  notifyExpression,
+  tenantEventAppend,
+  type TenantEventWrite,
+} from '../event-log/event-log.ts'
+import type { TenantEventType } from '../events/event-payloads.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { ORDER_FIELDS } from '../orders/orders.schemas.ts'
 
@@ -101,14 +108,6 @@ export async function symbolsWithRestingOrders(db: Db): Promise<string[]> {
   const { rows } = await sql<{ symbol: string }>`
     select distinct symbol from orders where status in ('open', 'partially_filled')`.execute(db)
   return rows.map((row) => row.symbol)
-}
-
-/** How many orders of a tenant rest in a symbol's book (for the dry run; the pass counts its own copy). */
-export async function countOpenOrders(db: Db, tenantId: string, symbol: string): Promise<number> {
-  const { rows } = await sql<{ open: string }>`
-    select count(*) as open from orders
-    where symbol = ${symbol} and tenant_id = ${tenantId} and status in ('open', 'partially_filled')`.execute(db)
-  return Number(rows[0]?.open ?? 0)
 }
 
 /** Orders already holding one of these (tenant, client_order_id) pairs. */

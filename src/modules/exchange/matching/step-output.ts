@@ -1,8 +1,16 @@
 import { type DecimalValue, formatDecimal, formatDecimalAtLeast } from '../../../core/decimal.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
-import { type MarketEventWrite, marketStream, type StreamKey, type TenantEventWrite, tenantStream } from '../event-log/event-log.ts'
-import { bookLevel, marketEventPayload, type MarketEventType, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
+import {
+  marketEventPayload,
+  type MarketEventType,
+  type MarketEventWrite,
+  marketStream,
+  type StreamKey,
+  type TenantEventWrite,
+  tenantStream,
+} from '../event-log/event-log.ts'
+import { bookLevel, type MarketEventBody, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
 import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
 import { tradeRecord } from '../market/trade-records.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
@@ -215,7 +223,7 @@ export class StepOutput {
     this.#marketEvent(sequence, 'book', { book: bookLevel(level, this.#pricePlaces, this.#quantityPlaces) })
   }
 
-  #marketEvent(sequence: number, type: MarketEventType, body: Parameters<typeof marketEventPayload>[3]): void {
+  #marketEvent(sequence: number, type: MarketEventType, body: MarketEventBody): void {
     this.#marketWritten = true
     this.#marketEvents.push({ sequence, type, payload: marketEventPayload(sequence, type, this.#createdAt, body) })
   }

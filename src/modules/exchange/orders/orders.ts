@@ -7,12 +7,18 @@ import { conflict, echoed, forbidden, notFound, validationError, type Validation
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import { type AccountRow, findAccount, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
-import { admit } from '../matching/admission.ts'
-import { countOpenOrders } from '../matching/matching.repository.ts'
-import type { OrderHome } from '../matching/matching.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
+import { admit } from './admission.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
-import { CANCELLABLE_STATUSES, findOrder, findOrderByClientOrderId, listOrderRows, type OrderRow, symbolsWithRestingOrdersOf } from './orders.repository.ts'
+import {
+  CANCELLABLE_STATUSES,
+  countOpenOrders,
+  findOrder,
+  findOrderByClientOrderId,
+  listOrderRows,
+  type OrderRow,
+  symbolsWithRestingOrdersOf,
+} from './orders.repository.ts'
 import {
   amendOrderBody,
   cancelOrdersQuery,
@@ -134,7 +140,7 @@ export async function validateOrder(ctx: RequestContext, readBody: () => unknown
 }
 
 /**
- * The dry run's admission: the one the matching pass decides (matching/admission.ts), on the
+ * The dry run's admission: the one the matching pass decides (admission.ts), on the
  * symbol, open orders and accounts as committed now rather than under the book's lock.
  */
 async function assertAdmitted(ctx: RequestContext, tenantId: string, fields: CreateOrderFields, parsed: ParsedOrderFields): Promise<void> {
@@ -220,7 +226,7 @@ export async function cancelOrder(ctx: RequestContext, sent: string): Promise<Or
  * Where an order lives, and whether it may still rest: from what this process remembers (the
  * pass then finds out whether it still rests), else read (404 when there is no such order).
  */
-async function orderHome(ctx: RequestContext, uid: string): Promise<OrderHome & { open: boolean }> {
+async function orderHome(ctx: RequestContext, uid: string): Promise<{ symbol: string; tenantId: string; open: boolean }> {
   const known = UUID.test(uid) ? ctx.services.matching.homeOf(uid) : undefined
   if (known) return { ...known, open: true }
   const row = await existingOrder(ctx, uid)

@@ -2,10 +2,10 @@ import { compareDecimals, decimalFromStore, type DecimalValue, subtract, unitOfP
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { type FeeRates, holdFor, type HoldRules } from '../accounts/money.ts'
-import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
-import type { OrderRow } from '../orders/orders.repository.ts'
-import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from '../orders/orders.schemas.ts'
 import { feeScheduleFor } from '../settlement/settlement.ts'
+import { marketRuleIssues, type MarketRules } from './order-rules.ts'
+import type { OrderRow } from './orders.repository.ts'
+import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from './orders.schemas.ts'
 
 /** A new order as admission sees it. */
 export interface AdmissionOrder {

@@ -4,6 +4,14 @@
  */
 const LAYERS = ['core', 'db', 'observability', 'http', 'graphql', 'rate-limits', 'modules', 'app']
 
+/**
+ * The folders of src/modules/exchange/, lowest first: each imports only itself and the folders
+ * before it, so no two folders depend on each other in a loop (docs/matching.md, "An order's
+ * way"). The event log is below every writer; matching, which places orders, is on top.
+ */
+const EXCHANGE = ['symbols', 'event-log', 'accounts', 'settlement', 'orders', 'fills', 'market', 'market-data', 'events', 'matching']
+const EXCHANGE_DIR = '^src/modules/exchange'
+
 const forbidden = [
   {
     name: 'no-circular',
@@ -40,6 +48,20 @@ const forbidden = [
       'A test beside its module in src/ is a unit test of that module: it starts no server or database, so it needs nothing of test/ (CONTRIBUTING.md, "How the suite is set up").',
     from: { path: '^src/.+[.]test[.]ts$' },
     to: { path: '^test/' },
+  },
+  ...EXCHANGE.slice(0, -1).map((folder, i) => ({
+    name: `exchange-${folder}-imports-no-higher-folder`,
+    severity: 'error',
+    comment: `src/modules/exchange/${folder}/ imports only itself and ${EXCHANGE.slice(0, i).join(', ') || 'no other exchange folder'}.`,
+    from: { path: `${EXCHANGE_DIR}/${folder}/` },
+    to: { path: `${EXCHANGE_DIR}/(${EXCHANGE.slice(i + 1).join('|')})/` },
+  })),
+  {
+    name: 'only-known-exchange-folders',
+    severity: 'error',
+    comment: `Every file of src/modules/exchange/ lives in one of its ordered folders: ${EXCHANGE.join(', ')}.`,
+    from: { path: `${EXCHANGE_DIR}/` },
+    to: { path: `${EXCHANGE_DIR}/`, pathNot: `${EXCHANGE_DIR}/(${EXCHANGE.join('|')})/` },
   },
   {
     name: 'only-known-layers',

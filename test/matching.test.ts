@@ -371,6 +371,40 @@ describe('POST /api/exchange/v1/orders/validate', () => {
     expect(reused.status).toBe(409)
     expect(reused.body.error).toBe('conflict')
   })
+
+  it('refuses generated orders exactly as placing them does: one admission (rules, funds, time in force)', async () => {
+    const funded = await createMarket(server.services.db)
+    const unfunded = await createMarket(server.services.db, {}, { funded: false })
+    // A fixed Park-Miller sequence: the same orders on every run.
+    let seed = 39
+    const pick = <T>(values: readonly T[]): T => values[(seed = (seed * 48271) % 2147483647) % values.length]!
+    const seen = new Map<string, number>()
+    for (let i = 0; i < 24; i++) {
+      const type = pick(['limit', 'market'] as const)
+      const body = {
+        symbol: pick([funded, unfunded, unfunded]),
+        side: pick(['buy', 'sell'] as const),
+        type,
+        quantity: pick(['0', '0.001', '0.5', '3']),
+        ...(pick([true, type === 'limit', type === 'limit']) && { price: pick(['0', '10.005', '10.00', '11.00']) }),
+        time_in_force: pick(['gtc', 'ioc', 'fok']),
+      }
+      const dry = await validate(carol, body)
+      const placed = await placeOrder(server, carol.token, body)
+      const label = JSON.stringify(body)
+      if (dry.status === 200) expect(placed.status, label).toBe(201)
+      else {
+        expect(placed.status, label).toBe(dry.status)
+        expect(placed.body, label).toEqual(dry.body)
+      }
+      const kind = dry.status === 200 ? 'valid' : (dry.body.detail?.[0]?.type ?? dry.body.error)
+      seen.set(kind, (seen.get(kind) ?? 0) + 1)
+    }
+    // The sequence reaches every stage of admission: the symbol's rules, the funds, and valid orders.
+    expect([...seen.keys()].sort()).toEqual(
+      expect.arrayContaining(['valid', 'value_error.insufficient_balance', 'value_error.number.not_gt', 'value_error.number.not_multiple']),
+    )
+  })
 })
 
 describe('the same through GraphQL', () => {

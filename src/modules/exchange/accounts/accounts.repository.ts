@@ -8,7 +8,7 @@ import { orderAndPageFirstRows, type PageRows, totalOverAll, withTotal } from '.
 import { formatTimestamp } from '../../../core/timestamps.ts'
 import type { Db } from '../../../db/database.ts'
 import type { LedgerKind } from '../../../db/schema.ts'
-import { notifyEvents, tenantStream } from '../events/events.repository.ts'
+import { appendNumbered, appendTenantEvents, notifyEvents, type TenantEventWrite, tenantStream } from '../event-log/event-log.ts'
 import { accountRecord, type AccountRow, ledgerEntryRecord, type LedgerEntryRow } from './account-records.ts'
 import type { LedgerListQuery } from './accounts.schemas.ts'
 
@@ -325,39 +325,21 @@ export async function applyAccountChanges(db: Db, changes: readonly AccountChang
 // --- Events ---
 
 /**
- * One `balance` event per changed account on its tenant's stream, numbered by the tenant's
- * counter as the matching pass numbers its events (same table, same statement shape), and a
+ * One `balance` event per changed account on its tenant's stream, appended by the event log as
+ * the matching pass's events are (event-log/event-log.ts), and a
  * notification waking every process's streams of those tenants once the transaction commits.
  */
 export async function writeBalanceEvents(db: Db, now: string, changed: readonly ChangedAccount[]): Promise<void> {
   if (changed.length === 0) return
-  const ordinals = new Map<string, number>()
-  const tenants: string[] = []
-  const ordinal: number[] = []
-  const rest: string[] = []
-  for (const { account, entries } of changed) {
-    const n = (ordinals.get(account.tenant_id) ?? 0) + 1
-    ordinals.set(account.tenant_id, n)
-    tenants.push(account.tenant_id)
-    ordinal.push(n)
-    rest.push(balanceEventTail(now, { account, entries }))
-  }
-  await sql`
-    with input as (
-      select * from unnest(${tenants}::uuid[], ${ordinal}::int8[], ${rest}::text[]) as e(tenant_id, ordinal, rest)
-    ), counts as (
-      select tenant_id, count(*) as added from input group by tenant_id
-    ), counted as (
-      insert into tenant_event_counters as c (tenant_id, last_sequence)
-      select tenant_id, added from counts order by tenant_id
-      on conflict (tenant_id) do update set last_sequence = c.last_sequence + excluded.last_sequence
-      returning c.tenant_id, c.last_sequence
-    )
-    insert into tenant_events (tenant_id, sequence, type, created_at, payload)
-    select e.tenant_id, k.last_sequence - n.added + e.ordinal, 'balance', ${now}::timestamp(6),
-      '{"sequence":' || (k.last_sequence - n.added + e.ordinal) || e.rest
-    from input e join counted k on k.tenant_id = e.tenant_id join counts n on n.tenant_id = e.tenant_id`.execute(db)
-  await notifyEvents(db, [['accounts', ...new Set(tenants.map(tenantStream))].join(' ')])
+  const events: TenantEventWrite[] = []
+  appendNumbered(events, balanceEvents(now, changed))
+  await appendTenantEvents(db, events, now)
+  await notifyEvents(db, [['accounts', ...new Set(events.map((event) => tenantStream(event.tenant_id)))].join(' ')])
+}
+
+/** One `balance` event per changed account, in order, not yet numbered. */
+export function balanceEvents(now: string, changed: readonly ChangedAccount[]): Omit<TenantEventWrite<'balance'>, 'ordinal'>[] {
+  return changed.map((c) => ({ tenant_id: c.account.tenant_id, type: 'balance', rest: balanceEventTail(now, c) }))
 }
 
 /** A `balance` event's JSON body after its `"sequence"` member, as a tenant stream's events are stored. */
@@ -372,74 +354,4 @@ export function balanceEventTail(now: string, { account, entries }: ChangedAccou
     fill: null,
   })
   return `,${body.slice(1)}`
-}
-
-// --- Fees and the check ---
-
-export async function collectedFeeTotals(db: Db): Promise<{ currency: string; amount: string; precision: number }[]> {
-  return db
-    .selectFrom('collected_fees as f')
-    .innerJoin('currencies as c', 'c.code', 'f.currency')
-    .select(['f.currency', sql<string>`sum(f.amount)::text`.as('amount'), 'c.precision'])
-    .groupBy(['f.currency', 'c.precision'])
-    .orderBy('f.currency')
-    .execute()
-}
-
-export interface ConservationRow {
-  currency: string
-  balances: string
-  fees: string
-  deposits: string
-  withdrawals: string
-}
-
-/** Per currency: Σ balances, Σ collected fees, Σ deposits, Σ withdrawals (as a positive amount). */
-export async function conservationTotals(db: Db): Promise<ConservationRow[]> {
-  const { rows } = await sql<ConservationRow>`
-    with codes as (
-      select currency from accounts union select currency from collected_fees union select currency from ledger_entries
-    )
-    select k.currency,
-      coalesce((select sum(balance) from accounts a where a.currency = k.currency), 0)::text as balances,
-      coalesce((select sum(amount) from collected_fees f where f.currency = k.currency), 0)::text as fees,
-      coalesce((select sum(amount) from ledger_entries l where l.currency = k.currency and l.kind = 'deposit'), 0)::text as deposits,
-      coalesce((select -sum(amount) from ledger_entries l where l.currency = k.currency and l.kind = 'withdrawal'), 0)::text as withdrawals
-    from codes k order by k.currency`.execute(db)
-  return rows
-}
-
-/** Accounts whose balance is not the sum of their ledger, with both. */
-export async function ledgerMismatches(db: Db): Promise<{ tenant_id: string; currency: string; balance: string; ledger: string }[]> {
-  const { rows } = await sql<{ tenant_id: string; currency: string; balance: string; ledger: string }>`
-    select a.tenant_id, a.currency, a.balance::text as balance, coalesce(l.total, 0)::text as ledger
-    from accounts a
-    left join (select tenant_id, currency, sum(amount) as total from ledger_entries group by tenant_id, currency) l
-      on l.tenant_id = a.tenant_id and l.currency = a.currency
-    where a.balance <> coalesce(l.total, 0)
-    order by a.tenant_id, a.currency`.execute(db)
-  return rows
-}
-
-/** Orders that ended (filled, cancelled) still holding funds: a hold must be released when its order ends. */
-export async function endedOrdersHolding(db: Db): Promise<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }[]> {
-  const { rows } = await sql<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }>`
-    select uid, tenant_id, hold_currency as currency, hold::text as hold, status from orders
-    where hold > 0 and status not in ('open', 'partially_filled') order by tenant_id, uid limit 1000`.execute(db)
-  return rows
-}
-
-/** Accounts whose hold is not the sum of their open orders' holds (and open holds with no account), with both. */
-export async function holdMismatches(db: Db): Promise<{ tenant_id: string; currency: string; hold: string; orders: string }[]> {
-  const { rows } = await sql<{ tenant_id: string; currency: string; hold: string; orders: string }>`
-    with held as (
-      select tenant_id, hold_currency as currency, sum(hold) as total from orders
-      where hold > 0 and status in ('open', 'partially_filled') group by tenant_id, hold_currency
-    )
-    select coalesce(a.tenant_id, h.tenant_id) as tenant_id, coalesce(a.currency, h.currency) as currency,
-      coalesce(a.hold, 0)::text as hold, coalesce(h.total, 0)::text as orders
-    from accounts a full join held h on h.tenant_id = a.tenant_id and h.currency = a.currency
-    where coalesce(a.hold, 0) <> coalesce(h.total, 0)
-    order by 1, 2`.execute(db)
-  return rows
 }

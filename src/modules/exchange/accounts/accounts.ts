@@ -15,19 +15,15 @@ import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
 import { findTenant } from '../../auth/clients/tenants.repository.ts'
-import { tenantStream } from '../events/events.repository.ts'
+import { tenantStream } from '../event-log/event-log.ts'
+import { collectedFeeTotals, conservationTotals, endedOrdersHolding, holdMismatches, ledgerMismatches } from './account-check.repository.ts'
 import {
   type AccountRow,
   applyAccountChanges,
-  collectedFeeTotals,
-  conservationTotals,
-  endedOrdersHolding,
   findAccount,
   findCurrencyPrecision,
   findEntryByReference,
-  holdMismatches,
   type LedgerEntryRow,
-  ledgerMismatches,
   listAccountRows,
   listLedgerRows,
 } from './accounts.repository.ts'

@@ -20,7 +20,7 @@ export const TENANT_EVENT_SCOPES = {
 
 /** Types of the events of a tenant's stream that a matching pass writes. */
 export type TenantEventType = keyof typeof TENANT_EVENT_SCOPES
-export type MarketEventType = 'trade' | 'book' | 'candle'
+export type { MarketEventType } from '../event-log/event-log.ts'
 
 /**
  * A tenant event's JSON body after its `"sequence"` member (`,"type":…}`): the statement that
@@ -31,15 +31,8 @@ export function tenantEventTail(type: TenantEventType, createdAt: string, order:
   return `,${body.slice(1)}`
 }
 
-/** A market event's whole JSON body: its sequence is the symbol's, known to the pass. */
-export function marketEventPayload(
-  sequence: number,
-  type: MarketEventType,
-  createdAt: string,
-  body: { trade: TradeRecord } | { book: BookLevel } | { candle: CandleEventBody },
-): string {
-  return JSON.stringify({ sequence, type, created_at: createdAt, ...body })
-}
+/** A market event's body, typed: `marketEventPayload` frames it (event-log/event-log.ts). */
+export type MarketEventBody = { trade: TradeRecord } | { book: BookLevel } | { candle: CandleEventBody }
 
 export interface BookLevel {
   side: 'buy' | 'sell'

@@ -1,6 +1,5 @@
-import { sql } from 'kysely'
-
 import type { Db } from '../../../db/database.ts'
+import { marketStream, type StreamKey, tenantStream } from '../event-log/event-log.ts'
 import type { TenantEventType } from './event-payloads.ts'
 
 /** An event as stored: `payload` is its JSON body exactly as delivered. */
@@ -11,17 +10,8 @@ export interface StoredEvent {
   payload: string
 }
 
-/**
- * A stream's name: `t:<tenant id>` for a tenant's order events, `m:<symbol>` for a symbol's market
- * events. One text names it in the hub, in notifications and in logs.
- */
-export type StreamKey = `t:${string}` | `m:${string}`
-
-export const tenantStream = (tenantId: string): StreamKey => `t:${tenantId}`
-export const marketStream = (symbol: string): StreamKey => `m:${symbol}`
-
-/** The channel the matching passes notify on PostgreSQL (docs/events.md). */
-export const EVENTS_CHANNEL = 'exchange_events'
+// Stream keys and the channel are the event log's (docs/events.md); readers name them from here too.
+export { EVENTS_CHANNEL, marketStream, type StreamKey, tenantStream } from '../event-log/event-log.ts'
 
 /**
  * A stream's events after `after`, in sequence order, at most `limit`; of a tenant's, none of the
@@ -70,36 +60,4 @@ export async function lastSequences(db: Db, keys: readonly StreamKey[]): Promise
 /** One stream's last sequence (0 before its first event). */
 export async function lastSequence(db: Db, key: StreamKey): Promise<number> {
   return (await lastSequences(db, [key])).get(key) ?? 0
-}
-
-/**
- * Wakes every process's streams of these keys once the surrounding transaction commits (PostgreSQL
- * delivers a NOTIFY only then, and drops it on rollback). Each payload is under NOTIFY's 8000 bytes.
- */
-export async function notifyEvents(db: Db, payloads: readonly string[]): Promise<void> {
-  if (payloads.length === 0) return
-  await sql`select pg_notify(${EVENTS_CHANNEL}, p) from unnest(${payloads}::text[]) as p`.execute(db)
-}
-
-// Rows per delete statement: a week of a busy exchange is purged in short statements, not one
-// that holds its locks and its WAL for minutes.
-const PURGE_BATCH = 10_000
-
-/** Deletes events created before `cutoff` (a `timestamp(6)` text in UTC), in batches; returns how many went. */
-export async function deleteEventsBefore(db: Db, cutoff: string): Promise<number> {
-  let deleted = 0
-  for (const [table, key] of [
-    ['tenant_events', 'tenant_id'],
-    ['market_events', 'symbol'],
-  ] as const) {
-    for (;;) {
-      const result = await sql`
-        delete from ${sql.table(table)} where (${sql.ref(key)}, sequence) in (
-          select ${sql.ref(key)}, sequence from ${sql.table(table)} where created_at < ${cutoff}::timestamp(6) limit ${PURGE_BATCH})`.execute(db)
-      const count = Number(result.numAffectedRows ?? 0n)
-      deleted += count
-      if (count < PURGE_BATCH) break
-    }
-  }
-  return deleted
 }

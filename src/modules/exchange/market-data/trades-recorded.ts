@@ -1,8 +1,7 @@
 import { decimalFromStore } from '../../../core/decimal.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
 import type { Db } from '../../../db/database.ts'
-import { marketEventPayload } from '../events/event-payloads.ts'
-import type { LockedBook, MarketEventWrite, TradeWrite } from '../matching/matching.repository.ts'
+import { marketEventPayload, type MarketEventType, type MarketEventWrite } from '../event-log/event-log.ts'
 import { candleRecord, LiveCandle, type Places } from './candles.ts'
 import { upsertCandles } from './market-data.repository.ts'
 import { CANDLE_INTERVALS, closeTimeOf, instantOf, intervalAt, marketDayStart, timestampOf } from './market-time.ts'
@@ -17,9 +16,9 @@ import { CANDLE_INTERVALS, closeTimeOf, instantOf, intervalAt, marketDayStart, t
 export async function recordTrades(
   db: Db,
   zone: string,
-  locked: Pick<LockedBook, 'symbol' | 'price_precision' | 'quantity_precision'>,
-  write: { now: string; expectedEpoch: number; trades: readonly Pick<TradeWrite, 'price' | 'quantity' | 'sequence'>[] },
-): Promise<MarketEventWrite[]> {
+  locked: { symbol: string; price_precision: number; quantity_precision: number },
+  write: { now: string; expectedEpoch: number; trades: readonly { price: string; quantity: string; sequence: number }[] },
+): Promise<MarketEventWrite<MarketEventType>[]> {
   if (write.trades.length === 0) return []
   const at = instantOf(write.now)
   const intervals = CANDLE_INTERVALS.map((interval) => {

@@ -1,30 +1,16 @@
-import {
-  add,
-  compareDecimals,
-  decimalFromStore,
-  type DecimalValue,
-  formatDecimal,
-  formatDecimalAtLeast,
-  multiply,
-  subtract,
-  unitOfPlaces,
-} from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, multiply, subtract } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
-import { uuidv7 } from '../../../core/ids.ts'
-import { formatTimestamp } from '../../../core/timestamps.ts'
-import { insufficientBalanceIssue } from '../accounts/accounts.ts'
-import { type FeeRates, holdFor, type HoldRules, settleFill } from '../accounts/money.ts'
-import { bookLevel, marketEventPayload, type MarketEventType, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
-import { marketStream, type StreamKey, tenantStream } from '../events/events.repository.ts'
-import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
-import { tradeRecord } from '../market/trade-records.ts'
-import { marketRuleIssues, type MarketRules } from '../orders/order-rules.ts'
+import type { StreamKey } from '../events/events.repository.ts'
+import { admit, admitAmend } from '../orders/admission.ts'
+import type { MarketRules } from '../orders/order-rules.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields, TimeInForce } from '../orders/orders.schemas.ts'
+import type { PassAccounts } from '../settlement/pass-accounts.ts'
+import { Settlement } from '../settlement/settlement.ts'
 import { largestFittingLot } from './lots.ts'
-import type { ChangedOrder, FillWrite, LockedBook, MarketEventWrite, MatchWrite, PlacedOrder, TenantEventWrite, TradeWrite } from './matching.repository.ts'
-import { averagePrice, type Fill, type LevelChange } from './order-book.ts'
-import type { PassAccounts } from './pass-accounts.ts'
+import type { LockedBook, MatchWrite } from './matching.repository.ts'
+import type { Fill } from './order-book.ts'
+import { StepOutput, stored } from './step-output.ts'
 import type { OrderState, WarmBook } from './warm-book.ts'
 
 /** A new order, validated against the market rules as the caller last knew them. */
@@ -90,13 +76,8 @@ export type StepWriter = (
 export class EpochMoved extends Error {}
 
 const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
-// average_price keeps this many digits beyond the symbol's price precision (docs/api.md, "Exchange market").
-const AVERAGE_PRICE_EXTRA_PLACES = 8
 
 const keyOf = (tenantId: string, clientOrderId: string) => `${tenantId}\n${clientOrderId}`
-
-/** Decimal text as PostgreSQL prints the stored `numeric`: `+10` and `10.` are `10`, `1.50` keeps its scale. */
-const stored = (input: DecimalInput) => formatDecimalAtLeast(input.value, input.value.scale)
 
 /**
  * One matching pass over the commands of a symbol, under the book's lock (docs/matching.md): it
@@ -106,34 +87,17 @@ const stored = (input: DecimalInput) => formatDecimalAtLeast(input.value, input.
  */
 export class MatchPass {
   readonly #rules: MarketRules
-  readonly #pricePlaces: number
-  readonly #quantityPlaces: number
-  readonly #createdAt: string
   #orderSeq: number
-  #marketSequence: number
   /** The book row's epoch as this pass's last step left it. */
   #epoch: number
-  /** The current step's writes. */
-  #placed = new Map<string, PlacedOrder>()
-  #changed = new Map<string, ChangedOrder>()
-  #trades: TradeWrite[] = []
-  #fills: FillWrite[] = []
-  #tenantEvents: TenantEventWrite[] = []
-  #marketEvents: MarketEventWrite[] = []
-  /** The current step's events per tenant: their ordinals. */
-  #eventsPerTenant = new Map<string, number>()
-  /** Every tenant the pass wrote events for, across steps. */
-  readonly #tenants = new Set<string>()
-  #marketWritten = false
+  /** The current step's rows and events. */
+  readonly #out: StepOutput
   /** client_order_id → uid of an order placed earlier in this pass. */
   readonly #keys = new Map<string, string>()
   /** Every order the steps wrote, as the database answered it (the last write of each). */
   readonly rows = new Map<string, OrderRow>()
   #steps = 0
-  readonly #holdRules: HoldRules
-  readonly #rates: FeeRates
-  readonly #makerRate: DecimalValue
-  readonly #takerRate: DecimalValue
+  readonly #settlement: Settlement
 
   constructor(
     readonly locked: LockedBook,
@@ -142,17 +106,11 @@ export class MatchPass {
     private readonly limits: StepLimits,
     private readonly writeStep: StepWriter,
   ) {
-    this.#holdRules = { ...locked, basePrecision: locked.base_precision, quotePrecision: locked.quote_precision }
-    this.#rates = locked
-    this.#makerRate = decimalFromStore(locked.maker_fee_percent)
-    this.#takerRate = decimalFromStore(locked.taker_fee_percent)
+    this.#settlement = new Settlement(locked, accounts)
     this.#rules = locked
-    this.#pricePlaces = Math.max(0, locked.price_precision)
-    this.#quantityPlaces = Math.max(0, locked.quantity_precision)
     this.#orderSeq = locked.last_order_seq
-    this.#marketSequence = locked.market_sequence
     this.#epoch = locked.epoch
-    this.#createdAt = formatTimestamp(locked.now)
+    this.#out = new StepOutput(locked)
   }
 
   /** The book row's epoch after the pass's writes. */
@@ -167,9 +125,7 @@ export class MatchPass {
 
   /** The streams this pass wrote events to. */
   streams(): StreamKey[] {
-    const keys = [...this.#tenants].map(tenantStream)
-    if (this.#marketWritten) keys.push(marketStream(this.locked.symbol))
-    return keys
+    return this.#out.streams()
   }
 
   /** Writes what the last step holds. */
@@ -179,27 +135,8 @@ export class MatchPass {
 
   /** Writes what the current step holds; `last`: no step follows in this pass. */
   async #writeStep(last: boolean): Promise<void> {
-    if (this.#placed.size === 0 && this.#changed.size === 0) return
-    const write: Omit<MatchWrite, 'accounts' | 'notifications'> = {
-      now: this.locked.now,
-      expectedEpoch: this.#epoch,
-      symbol: this.locked.symbol,
-      placed: [...this.#placed.values()],
-      changed: [...this.#changed.values()],
-      trades: this.#trades,
-      fills: this.#fills,
-      tenantEvents: this.#tenantEvents,
-      marketEvents: this.#marketEvents,
-      lastOrderSeq: this.#orderSeq,
-      marketSequence: this.#marketSequence,
-    }
-    this.#placed = new Map()
-    this.#changed = new Map()
-    this.#trades = []
-    this.#fills = []
-    this.#tenantEvents = []
-    this.#marketEvents = []
-    this.#eventsPerTenant = new Map()
+    const write = this.#out.take(this.#epoch, this.#orderSeq)
+    if (!write) return
     const rows = await this.writeStep(write, this.accounts.takeStep(), last)
     if (rows.length === 0) throw new EpochMoved(`the book of ${this.locked.symbol} moved past epoch ${this.#epoch}`)
     this.#epoch++
@@ -209,7 +146,7 @@ export class MatchPass {
 
   /** Ends the step once it holds as much as one statement may write. */
   async #boundStep(): Promise<void> {
-    if (this.#fills.length >= this.limits.fillsPerStep || this.#placed.size + this.#changed.size >= this.limits.ordersPerStep) await this.#nextStep()
+    if (this.#out.fills >= this.limits.fillsPerStep || this.#out.orders >= this.limits.ordersPerStep) await this.#nextStep()
   }
 
   /**
@@ -228,61 +165,17 @@ export class MatchPass {
       const earlier = this.#keys.get(keyOf(request.tenantId, request.clientOrderId))
       if (earlier) return { kind: 'same_pass', uid: earlier }
     }
-    const issues = marketRuleIssues(request.parsed, this.#rules)
-    if (issues.length > 0) return { kind: 'refused', issues }
-    if (request.type === 'limit' && this.warm.openOrders(request.tenantId) >= this.limits.maxOpenOrdersPerSymbol)
-      return { kind: 'refused', issues: [tooManyOpenOrders(request.symbol, this.limits.maxOpenOrdersPerSymbol)] }
-    const hold = holdFor(
-      { side: request.side, type: request.type, quantity: request.quantity.value, price: request.price?.value ?? null },
-      this.#holdRules,
-      this.#rates,
-    )
-    const available = this.accounts.available(request.tenantId, hold.currency)
-    const held = hold.amount === 'available' ? available : hold.amount
-    if (held.coefficient <= 0n || compareDecimals(available, held) < 0) {
-      const precision = this.#precisionOf(hold.currency)
-      const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
-      return { kind: 'refused', issues: [insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', request.quantity.text)] }
-    }
+    const admission = admit(request, this.locked, {
+      openOrders: this.warm.openOrders(request.tenantId),
+      maxOpenOrders: this.limits.maxOpenOrdersPerSymbol,
+      available: (currency) => this.accounts.available(request.tenantId, currency),
+    })
+    if (!admission.admitted) return { kind: 'refused', issues: admission.issues }
+    const { currency, hold: held } = admission
     if (request.clientOrderId !== null) this.#keys.set(keyOf(request.tenantId, request.clientOrderId), request.uid)
 
-    const seq = ++this.#orderSeq
-    const own: OrderState = {
-      row: {
-        uid: request.uid,
-        created_at: this.locked.now,
-        updated_at: this.locked.now,
-        is_deleted: false,
-        meta_data: null,
-        user_id: request.userId,
-        tenant_id: request.tenantId,
-        client_order_id: request.clientOrderId,
-        symbol: this.locked.symbol,
-        side: request.side,
-        type: request.type,
-        quantity: stored(request.quantity),
-        price: request.price && stored(request.price),
-        time_in_force: request.timeInForce,
-        post_only: request.postOnly,
-        status: 'open',
-        filled_quantity: '0',
-        average_price: null,
-        cancel_reason: null,
-        filled_notional: '0',
-        seq,
-        book_epoch: 0,
-        hold: formatDecimal(held),
-        hold_currency: hold.currency,
-        fee_accrued: '0',
-      },
-      filled: ZERO,
-      notional: ZERO,
-      hold: held,
-      feeAccrued: ZERO,
-    }
-    this.accounts.hold(request.tenantId, hold.currency, held)
-    this.#placed.set(request.uid, own.row)
-    this.#tenantEvent(own.row, 'order.created', null)
+    const own: OrderState = { row: this.#out.placed(request, ++this.#orderSeq, currency, held), filled: ZERO, notional: ZERO, hold: held, feeAccrued: ZERO }
+    this.accounts.hold(request.tenantId, currency, held)
     const price = request.price?.value ?? null
     const { book } = this.warm
     if (request.postOnly && book.crosses(request.side, price)) this.#cancelRest(own, 'post_only')
@@ -304,53 +197,35 @@ export class MatchPass {
     if (!own) return { kind: 'not_open' }
     if (!this.#rules.is_active) return { kind: 'not_active' }
     const { row } = own
-    const oldQuantity = decimalFromStore(row.quantity)
-    const oldPrice = decimalFromStore(row.price!)
-    const quantity = request.quantity?.value ?? oldQuantity
-    const price = request.price?.value ?? oldPrice
-    const fields = { type: 'limit' as const, ...(request.quantity && { quantity: request.quantity }), ...(request.price && { price: request.price }) }
-    const issues = marketRuleIssues({ fields, invalid: new Set(request.price ? [] : ['price' as const]) }, this.#rules)
-    if (request.quantity && issues.length === 0 && compareDecimals(quantity, own.filled) <= 0)
-      issues.push(notAboveFilled(request.quantity.text, row.filled_quantity))
-    if (issues.length > 0) return { kind: 'refused', issues }
-    const samePrice = compareDecimals(price, oldPrice) === 0
-    const quantityChange = compareDecimals(quantity, oldQuantity)
-    if (samePrice && quantityChange === 0) return { kind: 'unchanged' }
-
-    const hold = holdFor({ side: row.side, type: 'limit', quantity: subtract(quantity, own.filled), price }, this.#holdRules, this.#rates)
-    if (hold.amount === 'available') throw new Error('a limit order holds a fixed amount')
-    const more = subtract(hold.amount, own.hold)
-    const available = this.accounts.available(row.tenant_id, hold.currency)
-    if (more.coefficient > 0n && compareDecimals(available, more) < 0) {
-      const precision = this.#precisionOf(hold.currency)
-      const [field, input] = request.quantity ? (['quantity', request.quantity.text] as const) : (['price', request.price!.text] as const)
-      return { kind: 'refused', issues: [insufficientBalanceIssue(hold.currency, available, more, precision, field, input)] }
-    }
-    this.accounts.hold(row.tenant_id, hold.currency, more)
-    own.hold = hold.amount
+    const admission = admitAmend(own, request, this.locked, (currency) => this.accounts.available(row.tenant_id, currency))
+    if (admission.admitted === false) return { kind: 'refused', issues: admission.issues }
+    if (admission.admitted === 'unchanged') return { kind: 'unchanged' }
+    const { quantity, price, samePrice } = admission
+    this.accounts.hold(row.tenant_id, admission.currency, admission.more)
+    own.hold = admission.hold
     const amended = (seq: number): OrderRow => ({
-      ...this.#next(own, own.row.status, null),
+      ...this.#out.next(own, own.row.status, null),
       quantity: request.quantity ? stored(request.quantity) : row.quantity,
       price: request.price ? stored(request.price) : row.price,
       seq,
     })
 
-    if (samePrice && quantityChange < 0) {
+    if (samePrice && admission.smaller) {
       const level = this.warm.book.reduce(row.uid, subtract(quantity, own.filled))
       own.row = amended(row.seq)
-      this.#record(own.row)
-      this.#tenantEvent(own.row, 'order.updated', null)
-      this.#bookEvent(level)
+      this.#out.record(own.row)
+      this.#out.tenantEvent(own.row, 'order.updated', null)
+      this.#out.bookEvent(level)
     } else {
       const removed = this.warm.book.cancel(row.uid)
       this.warm.remove(row.uid, true)
-      if (removed) this.#bookEvent(removed.levelChange)
+      if (removed) this.#out.bookEvent(removed.levelChange)
       own.row = amended(++this.#orderSeq)
-      this.#record(own.row)
+      this.#out.record(own.row)
       if (row.post_only && this.warm.book.crosses(row.side, price)) this.#cancelRest(own, 'post_only')
       else {
         await this.#sweep(own, quantity, price)
-        if (own.row.status !== 'cancelled') this.#tenantEvent(own.row, 'order.updated', null)
+        if (own.row.status !== 'cancelled') this.#out.tenantEvent(own.row, 'order.updated', null)
       }
     }
     await this.#boundStep()
@@ -382,7 +257,7 @@ export class MatchPass {
   async #takerSweep(own: OrderState, quantity: DecimalValue, price: DecimalValue | null): Promise<void> {
     const filledBefore = own.filled
     await this.#sweep(own, quantity, price)
-    if (own.row.status !== 'cancelled' && compareDecimals(own.filled, filledBefore) !== 0) this.#tenantEvent(own.row, 'order.updated', null)
+    if (own.row.status !== 'cancelled' && compareDecimals(own.filled, filledBefore) !== 0) this.#out.tenantEvent(own.row, 'order.updated', null)
   }
 
   cancel(uid: string): Answer {
@@ -391,10 +266,10 @@ export class MatchPass {
     const removed = this.warm.book.cancel(uid)
     this.warm.remove(uid, true)
     this.#release(own)
-    own.row = this.#next(own, 'cancelled', 'user')
-    this.#record(own.row)
-    this.#tenantEvent(own.row, 'order.updated', null)
-    if (removed) this.#bookEvent(removed.levelChange)
+    own.row = this.#out.next(own, 'cancelled', 'user')
+    this.#out.record(own.row)
+    this.#out.tenantEvent(own.row, 'order.updated', null)
+    if (removed) this.#out.bookEvent(removed.levelChange)
     return { kind: 'cancelled', uid }
   }
 
@@ -417,10 +292,10 @@ export class MatchPass {
           rest: row.time_in_force === 'gtc',
         },
         // Each trade is two fills, one per side.
-        Math.max(1, Math.floor((this.limits.fillsPerStep - this.#fills.length) / 2)),
+        Math.max(1, Math.floor((this.limits.fillsPerStep - this.#out.fills) / 2)),
       )
       for (const fill of result.fills) this.#trade(own, fill, makerSide, quantity)
-      for (const level of result.levelChanges) this.#bookEvent(level)
+      for (const level of result.levelChanges) this.#out.bookEvent(level)
       if (result.complete) {
         if (result.rested) this.warm.rest(own, true)
         else if (result.cancelReason !== null) this.#cancelRest(own, result.cancelReason)
@@ -446,43 +321,26 @@ export class MatchPass {
       if (!take || take.coefficient === 0n) return this.#cancelRest(own, 'unfilled')
       const result = book.match({ uid: row.uid, tenantId: row.tenant_id, side: 'buy', type: 'market', price: null, quantity: take, seq: BigInt(row.seq) }, 1)
       for (const fill of result.fills) this.#trade(own, fill, 'sell', quantity)
-      for (const level of result.levelChanges) this.#bookEvent(level)
+      for (const level of result.levelChanges) this.#out.bookEvent(level)
       if (result.cancelReason === 'self_trade') return this.#cancelRest(own, 'self_trade')
-      if (this.#fills.length >= this.limits.fillsPerStep) await this.#nextStep()
+      if (this.#out.fills >= this.limits.fillsPerStep) await this.#nextStep()
     }
-  }
-
-  /** The places of one of the symbol's two currencies. */
-  #precisionOf(currency: string): number {
-    return currency === this.locked.quote ? this.locked.quote_precision : this.locked.base_precision
   }
 
   /** The most of `left` a buy can pay for at `price` from what it holds, in whole lots of the symbol. */
   #affordable(own: OrderState, price: DecimalValue, left: DecimalValue): DecimalValue {
     return largestFittingLot(left, this.locked.quantity_precision, (quantity) => {
-      const cost = this.#buyerCost(own, price, quantity)
+      const cost = this.#settlement.buyerCost(own, price, quantity)
       return compareDecimals(add(cost.amount, cost.fee), own.hold) <= 0
     })
-  }
-
-  #buyerCost(buyer: OrderState, price: DecimalValue, quantity: DecimalValue): { amount: DecimalValue; fee: DecimalValue } {
-    const s = settleFill({
-      price,
-      quantity,
-      quotePrecision: this.locked.quote_precision,
-      buyerFilledNotional: buyer.notional,
-      buyer: { feeAccrued: buyer.feeAccrued, feePercent: this.#takerRate },
-      seller: { feeAccrued: ZERO, feePercent: ZERO },
-    })
-    return { amount: s.amount, fee: s.buyerFee }
   }
 
   /** The rest of an order that will not rest: cancelled, and what it still holds released. */
   #cancelRest(own: OrderState, reason: NonNullable<OrderRow['cancel_reason']>): void {
     this.#release(own)
-    own.row = this.#next(own, 'cancelled', reason)
-    this.#record(own.row)
-    this.#tenantEvent(own.row, 'order.updated', null)
+    own.row = this.#out.next(own, 'cancelled', reason)
+    this.#out.record(own.row)
+    this.#out.tenantEvent(own.row, 'order.updated', null)
   }
 
   /** An order that ended gives back what it still holds. */
@@ -492,154 +350,27 @@ export class MatchPass {
     state.hold = ZERO
   }
 
-  /**
-   * Moves a fill's money (docs/accounts.md, "Settlement"): the buyer pays the amount and its fee
-   * from its order's hold and receives the base; the seller delivers the base from its hold and
-   * receives the amount less its fee; the exchange center collects both fees.
-   */
-  #settle(taker: OrderState, maker: OrderState, fill: Fill, tradeUid: string): void {
-    const buying = taker.row.side === 'buy'
-    const [buyer, seller] = buying ? [taker, maker] : [maker, taker]
-    const s = settleFill({
-      price: fill.price,
-      quantity: fill.quantity,
-      quotePrecision: this.locked.quote_precision,
-      buyerFilledNotional: buyer.notional,
-      buyer: { feeAccrued: buyer.feeAccrued, feePercent: buying ? this.#takerRate : this.#makerRate },
-      seller: { feeAccrued: seller.feeAccrued, feePercent: buying ? this.#makerRate : this.#takerRate },
-    })
-    if (compareDecimals(s.amount, buyer.hold) > 0) throw new Error(`order ${buyer.row.uid} holds less than its fill costs`)
-    // A rate raised since the order was placed is charged only as far as its hold reaches.
-    const room = subtract(buyer.hold, s.amount)
-    const buyerFee = compareDecimals(s.buyerFee, room) > 0 ? room : s.buyerFee
-    const { base, quote } = this.locked
-    const ids = (order: OrderState) => ({ order_uid: order.row.uid, trade_uid: tradeUid })
-    const negative = (v: DecimalValue): DecimalValue => ({ coefficient: -v.coefficient, scale: v.scale })
-    const paid = add(s.amount, buyerFee)
-    this.accounts.entry(buyer.row.tenant_id, quote, negative(s.amount), { kind: 'trade', ...ids(buyer) })
-    this.accounts.entry(buyer.row.tenant_id, quote, negative(buyerFee), { kind: 'fee', ...ids(buyer) })
-    this.accounts.hold(buyer.row.tenant_id, quote, negative(paid))
-    this.accounts.entry(buyer.row.tenant_id, base, fill.quantity, { kind: 'trade', ...ids(buyer) })
-    this.accounts.entry(seller.row.tenant_id, base, negative(fill.quantity), { kind: 'trade', ...ids(seller) })
-    this.accounts.hold(seller.row.tenant_id, base, negative(fill.quantity))
-    this.accounts.entry(seller.row.tenant_id, quote, s.amount, { kind: 'trade', ...ids(seller) })
-    this.accounts.entry(seller.row.tenant_id, quote, negative(s.sellerFee), { kind: 'fee', ...ids(seller) })
-    this.accounts.collect(quote, add(buyerFee, s.sellerFee))
-    buyer.hold = subtract(buyer.hold, paid)
-    seller.hold = subtract(seller.hold, fill.quantity)
-    buyer.feeAccrued = s.buyerFeeAccrued
-    seller.feeAccrued = s.sellerFeeAccrued
-  }
-
   /** A fill: its trade, both sides' fills, the maker's and the taker's new state. */
   #trade(own: OrderState, fill: Fill, makerSide: OrderSide, quantity: DecimalValue): void {
-    // Time-ordered ids: a pass's trades and fills share one timestamp and list in execution order.
-    const tradeUid = uuidv7()
-    const price = formatDecimalAtLeast(fill.price, this.#pricePlaces)
-    const fillQuantity = formatDecimalAtLeast(fill.quantity, this.#quantityPlaces)
-    const trade: TradeWrite = {
-      uid: tradeUid,
-      price,
-      quantity: fillQuantity,
-      taker_side: own.row.side,
-      sequence: ++this.#marketSequence,
-      maker_order_uid: fill.makerUid,
-      taker_order_uid: own.row.uid,
-    }
-    this.#trades.push(trade)
-    this.#marketEvent(trade.sequence, 'trade', { trade: tradeRecord({ ...trade, symbol: this.locked.symbol, created_at: this.locked.now }) })
-    this.#marketSequence++ // the trade's `candle` event, written by recordTrades (market-data/trades-recorded.ts)
+    const trade = this.#out.trade(own.row, fill)
     const maker = this.warm.get(fill.makerUid)
     if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
-    this.#settle(own, maker, fill, tradeUid)
+    this.#settlement.settle(own, maker, fill, trade.tradeUid)
     const makerDone = fill.makerRemaining.coefficient === 0n
-    this.#fill(maker, fill, price, fillQuantity, tradeUid, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled')
-    this.#tenantEvent(maker.row, 'order.updated', null)
+    this.#fill(maker, fill, trade, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled')
+    this.#out.tenantEvent(maker.row, 'order.updated', null)
     if (makerDone) this.warm.remove(fill.makerUid, true)
     const takerDone = compareDecimals(add(own.filled, fill.quantity), quantity) === 0
-    this.#fill(own, fill, price, fillQuantity, tradeUid, own.row.side, 'taker', takerDone ? 'filled' : 'partially_filled')
+    this.#fill(own, fill, trade, own.row.side, 'taker', takerDone ? 'filled' : 'partially_filled')
   }
 
   /** One side of a trade: the order's new totals and row, its fill, and the fill event of its tenant. */
-  #fill(
-    state: OrderState,
-    fill: Fill,
-    price: string,
-    quantity: string,
-    tradeUid: string,
-    side: OrderSide,
-    role: 'maker' | 'taker',
-    status: OrderRow['status'],
-  ): void {
+  #fill(state: OrderState, fill: Fill, trade: ReturnType<StepOutput['trade']>, side: OrderSide, role: 'maker' | 'taker', status: OrderRow['status']): void {
     state.filled = add(state.filled, fill.quantity)
     state.notional = add(state.notional, multiply(fill.price, fill.quantity))
     if (status === 'filled') this.#release(state)
-    state.row = this.#next(state, status, null)
-    this.#record(state.row)
-    const write: FillWrite = { uid: uuidv7(), order_uid: state.row.uid, trade_uid: tradeUid, tenant_id: state.row.tenant_id, side, role, price, quantity }
-    this.#fills.push(write)
-    this.#tenantEvent(state.row, 'fill', fillRecord({ ...write, symbol: this.locked.symbol, created_at: this.locked.now }))
-  }
-
-  /** The order's row after a change at this pass's time. */
-  #next(state: OrderState, status: OrderRow['status'], cancelReason: OrderRow['cancel_reason']): OrderRow {
-    const filled = state.filled.coefficient === 0n
-    return {
-      ...state.row,
-      updated_at: this.locked.now,
-      status,
-      cancel_reason: cancelReason,
-      filled_quantity: filled ? '0' : formatDecimalAtLeast(state.filled, this.#quantityPlaces),
-      filled_notional: formatDecimal(state.notional),
-      hold: formatDecimal(state.hold),
-      fee_accrued: formatDecimal(state.feeAccrued),
-      average_price: filled
-        ? null
-        : formatDecimalAtLeast(averagePrice(state.notional, state.filled, this.#pricePlaces + AVERAGE_PRICE_EXTRA_PLACES), this.#pricePlaces),
-    }
-  }
-
-  /** What the step writes for an order: inserted when placed in this step, else updated (rows are never changed in place). */
-  #record(row: OrderRow): void {
-    if (this.#placed.has(row.uid)) this.#placed.set(row.uid, row)
-    else this.#changed.set(row.uid, row)
-  }
-
-  #tenantEvent(order: OrderRow, type: TenantEventType, fill: FillRecord | null): void {
-    const ordinal = (this.#eventsPerTenant.get(order.tenant_id) ?? 0) + 1
-    this.#eventsPerTenant.set(order.tenant_id, ordinal)
-    this.#tenants.add(order.tenant_id)
-    this.#tenantEvents.push({ tenant_id: order.tenant_id, ordinal, type, rest: tenantEventTail(type, this.#createdAt, order, fill) })
-  }
-
-  #bookEvent(level: LevelChange): void {
-    const sequence = ++this.#marketSequence
-    this.#marketEvent(sequence, 'book', { book: bookLevel(level, this.#pricePlaces, this.#quantityPlaces) })
-  }
-
-  #marketEvent(sequence: number, type: MarketEventType, body: Parameters<typeof marketEventPayload>[3]): void {
-    this.#marketWritten = true
-    this.#marketEvents.push({ sequence, type, payload: marketEventPayload(sequence, type, this.#createdAt, body) })
-  }
-}
-
-/** An amend may not bring an order's quantity down to (or below) what has already filled. */
-function notAboveFilled(input: string, filled: string): ValidationIssue {
-  return {
-    type: 'value_error.number.not_gt',
-    loc: ['body', 'quantity'],
-    msg: `ensure this value is greater than ${filled}, the quantity already filled`,
-    input,
-    ctx: { limit_value: filled },
-  }
-}
-
-export function tooManyOpenOrders(symbol: string, limit: number): ValidationIssue {
-  return {
-    type: 'value_error.too_many_open_orders',
-    loc: ['body', 'symbol'],
-    msg: `at most ${limit} orders of a tenant may be open on ${symbol} at once`,
-    input: symbol,
-    ctx: { limit },
+    state.row = this.#out.next(state, status, null)
+    this.#out.record(state.row)
+    this.#out.fill(state.row, trade, side, role)
   }
 }

@@ -2,8 +2,15 @@ import { sql } from 'kysely'
 
 import { type Db, executePrepared } from '../../../db/database.ts'
 import { type AccountWrite, accountWrites } from '../accounts/accounts.repository.ts'
-import type { MarketEventType, TenantEventType } from '../events/event-payloads.ts'
-import { EVENTS_CHANNEL } from '../events/events.repository.ts'
+import {
+  marketEventAppend,
+  type MarketEventType,
+  type MarketEventWrite,
+  notifyExpression,
+  tenantEventAppend,
+  type TenantEventWrite,
+} from '../event-log/event-log.ts'
+import type { TenantEventType } from '../events/event-payloads.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { ORDER_FIELDS } from '../orders/orders.schemas.ts'
 
@@ -103,14 +110,6 @@ export async function symbolsWithRestingOrders(db: Db): Promise<string[]> {
   return rows.map((row) => row.symbol)
 }
 
-/** How many orders of a tenant rest in a symbol's book (for the dry run; the pass counts its own copy). */
-export async function countOpenOrders(db: Db, tenantId: string, symbol: string): Promise<number> {
-  const { rows } = await sql<{ open: string }>`
-    select count(*) as open from orders
-    where symbol = ${symbol} and tenant_id = ${tenantId} and status in ('open', 'partially_filled')`.execute(db)
-  return Number(rows[0]?.open ?? 0)
-}
-
 /** Orders already holding one of these (tenant, client_order_id) pairs. */
 export async function findByClientOrderIds(db: Db, keys: readonly { tenantId: string; clientOrderId: string }[]): Promise<OrderRow[]> {
   if (keys.length === 0) return []
@@ -173,32 +172,13 @@ export interface FillWrite {
   quantity: string
 }
 
-/**
- * An event of a tenant's stream. Its sequence is the tenant's next ones, counted in the statement
- * (the tenant's counter row is locked until the pass commits), so `rest` is the JSON body after its
- * `"sequence"` member: `,"type":…}`. `ordinal` numbers the tenant's events of this pass from 1.
- */
-export interface TenantEventWrite {
-  tenant_id: string
-  ordinal: number
-  type: TenantEventType
-  rest: string
-}
-
-/** An event of the symbol's stream, its sequence and body known to the pass. */
-export interface MarketEventWrite {
-  sequence: number
-  type: MarketEventType
-  payload: string
-}
-
 export interface MatchWrite {
   /** When the pass began (`LockedBook.now`). */
   now: string
   /** The book row's epoch the pass read: the write happens only if it still is. */
   expectedEpoch: number
-  tenantEvents: TenantEventWrite[]
-  marketEvents: MarketEventWrite[]
+  tenantEvents: TenantEventWrite<TenantEventType>[]
+  marketEvents: MarketEventWrite<MarketEventType>[]
   symbol: string
   placed: PlacedOrder[]
   changed: ChangedOrder[]
@@ -237,7 +217,7 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
         last_price = coalesce(${lastTrade?.price ?? null}::numeric, last_price),
         last_trade_at = case when ${lastTrade !== undefined} then ${now}::timestamp(6) else last_trade_at end
       where symbol = ${write.symbol} and epoch = ${write.expectedEpoch}
-      returning epoch, (select count(pg_notify(${EVENTS_CHANNEL}, p)) from unnest(${write.notifications}::text[]) as p) as notified
+      returning epoch, ${notifyExpression(write.notifications)} as notified
     ), ${accountWrites(write.accounts, now, 'book')}, placed as (
       insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price,
         time_in_force, post_only, status, filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch, hold,
@@ -286,32 +266,7 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
         as f(uid, order_uid, trade_uid, tenant_id, side, role, price, quantity)
         cross join book
       returning uid
-    ), tenant_input as (
-      select e.* from unnest(${column(write.tenantEvents, 'tenant_id')}::uuid[], ${column(write.tenantEvents, 'ordinal')}::int8[],
-        ${column(write.tenantEvents, 'type')}::text[], ${column(write.tenantEvents, 'rest')}::text[]) as e(tenant_id, ordinal, type, rest)
-        cross join book
-    ), tenant_counts as (
-      select tenant_id, count(*) as added from tenant_input group by tenant_id
-    ), counted as (
-      -- Tenants in id order, so two passes sharing tenants lock their counters in one order.
-      insert into tenant_event_counters as c (tenant_id, last_sequence)
-      select tenant_id, added from tenant_counts order by tenant_id
-      on conflict (tenant_id) do update set last_sequence = c.last_sequence + excluded.last_sequence
-      returning c.tenant_id, c.last_sequence
-    ), tenant_written as (
-      insert into tenant_events (tenant_id, sequence, type, created_at, payload)
-      select e.tenant_id, k.last_sequence - n.added + e.ordinal, e.type, ${now}::timestamp(6),
-        '{"sequence":' || (k.last_sequence - n.added + e.ordinal) || e.rest
-      from tenant_input e join counted k on k.tenant_id = e.tenant_id join tenant_counts n on n.tenant_id = e.tenant_id
-      returning sequence
-    ), market_written as (
-      insert into market_events (symbol, sequence, type, created_at, payload)
-      select ${write.symbol}, m.sequence, m.type, ${now}::timestamp(6), m.payload
-      from unnest(${column(write.marketEvents, 'sequence')}::int8[], ${column(write.marketEvents, 'type')}::text[],
-        ${column(write.marketEvents, 'payload')}::text[]) as m(sequence, type, payload)
-        cross join book
-      returning sequence
-    )
+    ), ${tenantEventAppend(write.tenantEvents, now, 'book')}, ${marketEventAppend(write.symbol, write.marketEvents, now)}
     select * from placed
     union all select * from changed`,
   )

@@ -1,76 +1,8 @@
 import { type DecimalValue, normalize } from '../../../core/decimal.ts'
+import type { CancelReason, Fill, IncomingOrder, Level, LevelChange, MatchResult, RestingOrder, Side } from './book-types.ts'
 
 export { averagePrice, divideRounded } from './average-price.ts'
-
-/**
- * In-memory continuous matching for one symbol: price-time priority, maker-price execution and
- * self-trade prevention that cancels the taker's remainder. Pure: no I/O, no clock.
- */
-export type Side = 'buy' | 'sell'
-
-export interface RestingOrder {
-  uid: string
-  tenantId: string
-  side: Side
-  price: DecimalValue
-  remaining: DecimalValue
-  seq: bigint
-}
-
-export interface IncomingOrder {
-  uid: string
-  tenantId: string
-  side: Side
-  type: 'limit' | 'market'
-  price: DecimalValue | null
-  quantity: DecimalValue
-  seq: bigint
-  /** False: a limit order's remainder is cancelled (`unfilled`) rather than rested (time in force `ioc`). */
-  rest?: boolean
-}
-
-export interface Fill {
-  makerUid: string
-  makerTenantId: string
-  takerUid: string
-  price: DecimalValue
-  quantity: DecimalValue
-  /** The maker's remaining quantity after this fill. */
-  makerRemaining: DecimalValue
-}
-
-export interface LevelChange {
-  side: Side
-  price: DecimalValue
-  /** New total at that level; 0 means the level is gone. */
-  quantity: DecimalValue
-  orders: number
-}
-
-export type CancelReason = 'unfilled' | 'self_trade'
-
-export interface MatchResult {
-  /** In execution order. */
-  fills: Fill[]
-  /** The incoming order's quantity not filled. */
-  remaining: DecimalValue
-  /** True when a limit remainder now rests in the book. */
-  rested: boolean
-  cancelReason: null | CancelReason
-  /** Every level whose totals this call changed, final value per (side, price), in the order first touched. */
-  levelChanges: LevelChange[]
-  /**
-   * False when the call stopped at its `maxFills` with quantity left that may still trade: the
-   * order is neither rested nor cancelled, and the caller matches the rest in another call.
-   */
-  complete: boolean
-}
-
-export interface Level {
-  price: DecimalValue
-  quantity: DecimalValue
-  orders: number
-}
+export type { CancelReason, Fill, IncomingOrder, Level, LevelChange, MatchResult, RestingOrder, Side } from './book-types.ts'
 
 interface OrderNode {
   uid: string
@@ -111,6 +43,9 @@ function decimal(units: bigint, scale: number): DecimalValue {
 }
 
 /**
+ * In-memory continuous matching for one symbol: price-time priority, maker-price execution and
+ * self-trade prevention that cancels the taker's remainder. Pure: no I/O, no clock.
+ *
  * Amounts are bigint units at one book-wide scale per kind (price, quantity), so comparisons and
  * sums are single bigint operations. The scale only grows, when an input needs more digits than
  * the book has seen; that rescales everything once, and inputs quickly settle on the symbol's precision.

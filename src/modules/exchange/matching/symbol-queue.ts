@@ -1,13 +1,13 @@
 import type { ValidationIssue } from '../../../core/errors.ts'
 import type { Db } from '../../../db/database.ts'
-import { balanceEventTail, lockAccountChanges } from '../accounts/accounts.repository.ts'
-import { encodeNotifications } from '../events/event-notifications.ts'
-import { notifyEvents, type StreamKey } from '../events/events.repository.ts'
+import { balanceEvents, lockAccountChanges } from '../accounts/accounts.repository.ts'
+import { appendNumbered, notifyEvents, type StreamKey } from '../event-log/event-log.ts'
+import { encodeNotifications } from '../event-log/notifications.ts'
 import { recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
+import { PassAccounts } from '../settlement/pass-accounts.ts'
 import { type AmendRequest, type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
 import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
-import { PassAccounts } from './pass-accounts.ts'
 import { WarmBook } from './warm-book.ts'
 
 export type PlaceOutcome =
@@ -206,15 +206,7 @@ export class SymbolQueue {
   ): Promise<OrderRow[]> {
     const applied = await lockAccountChanges(db, step.changes, step.fees)
     if (!applied.ok) throw new AccountsMoved(`accounts changed under the pass of ${this.symbol}`)
-    // Each changed account's balance event follows the step's other events of its tenant.
-    const ordinals = new Map<string, number>()
-    for (const event of write.tenantEvents) ordinals.set(event.tenant_id, Math.max(event.ordinal, ordinals.get(event.tenant_id) ?? 0))
-    for (const changed of applied.accounts) {
-      const tenantId = changed.account.tenant_id
-      const ordinal = (ordinals.get(tenantId) ?? 0) + 1
-      ordinals.set(tenantId, ordinal)
-      write.tenantEvents.push({ tenant_id: tenantId, ordinal, type: 'balance', rest: balanceEventTail(applied.now, changed) })
-    }
+    appendNumbered(write.tenantEvents, balanceEvents(applied.now, applied.accounts))
     write.marketEvents.push(...(await recordTrades(db, this.options.marketTimeZone, pass.locked, write)))
     const rows = await writeMatch(db, { ...write, accounts: applied.write })
     progress(pass.steps + 1)

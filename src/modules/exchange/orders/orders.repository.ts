@@ -80,3 +80,11 @@ export async function listOrderRows(db: Db, query: OrderListQuery, tenantId: str
   ).execute()
   return withTotal(rows, query, async () => (await total.executeTakeFirstOrThrow()).count)
 }
+
+/** How many orders of a tenant rest in a symbol's book (for the dry run; the pass counts its own copy). */
+export async function countOpenOrders(db: Db, tenantId: string, symbol: string): Promise<number> {
+  const { rows } = await sql<{ open: string }>`
+    select count(*) as open from orders
+    where symbol = ${symbol} and tenant_id = ${tenantId} and status in ('open', 'partially_filled')`.execute(db)
+  return Number(rows[0]?.open ?? 0)
+}

@@ -2,19 +2,23 @@ import { randomUUID } from 'node:crypto'
 
 import { assertTenantAccess, isAdmin, type Principal } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
-import { compareDecimals, decimalFromStore, decimalsEqual, subtract, unitOfPlaces } from '../../../core/decimal.ts'
+import { decimalFromStore, decimalsEqual, type DecimalValue, subtract } from '../../../core/decimal.ts'
 import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
-import { findAccount, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
-import { insufficientBalanceIssue } from '../accounts/accounts.ts'
-import { holdFor } from '../accounts/money.ts'
-import { tooManyOpenOrders } from '../matching/match-pass.ts'
-import { countOpenOrders } from '../matching/matching.repository.ts'
-import type { OrderHome } from '../matching/matching.ts'
+import { type AccountRow, findAccount, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
+import { admit } from './admission.ts'
 import { marketRuleIssues, type MarketRules } from './order-rules.ts'
-import { CANCELLABLE_STATUSES, findOrder, findOrderByClientOrderId, listOrderRows, type OrderRow, symbolsWithRestingOrdersOf } from './orders.repository.ts'
+import {
+  CANCELLABLE_STATUSES,
+  countOpenOrders,
+  findOrder,
+  findOrderByClientOrderId,
+  listOrderRows,
+  type OrderRow,
+  symbolsWithRestingOrdersOf,
+} from './orders.repository.ts'
 import {
   amendOrderBody,
   cancelOrdersQuery,
@@ -28,6 +32,8 @@ import {
 
 export const ORDERS_READ = 'orders:read'
 export const ORDERS_WRITE = 'orders:write'
+
+const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -122,37 +128,40 @@ export async function createOrder(ctx: RequestContext, readBody: () => unknown):
 export async function validateOrder(ctx: RequestContext, readBody: () => unknown): Promise<{ valid: true }> {
   const checked = await checkOrder(ctx, readBody)
   if ('existing' in checked) return { valid: true }
-  const { principal, fields, market } = checked
+  const { principal, fields } = checked
   const clientOrderId = fields.client_order_id ?? null
   const existing = clientOrderId ? await findOrderByClientOrderId(ctx.services.db, principal.tenantId, clientOrderId) : undefined
   if (existing) {
     replay(existing, fields)
     return { valid: true }
   }
-  const limit = ctx.services.matching.maxOpenOrdersPerSymbol
-  if (fields.type === 'limit' && (await countOpenOrders(ctx.services.db, principal.tenantId, market.symbol)) >= limit)
-    throw validationError([tooManyOpenOrders(market.symbol, limit)])
-  await assertAffordable(ctx, principal.tenantId, fields)
+  await assertAdmitted(ctx, principal.tenantId, fields, checked.parsed)
   return { valid: true }
 }
 
-/** The dry run's balance check: what the pass would hold for the order, against what is available now (docs/accounts.md). */
-async function assertAffordable(ctx: RequestContext, tenantId: string, fields: CreateOrderFields): Promise<void> {
+/**
+ * The dry run's admission: the one the matching pass decides (admission.ts), on the
+ * symbol, open orders and accounts as committed now rather than under the book's lock.
+ */
+async function assertAdmitted(ctx: RequestContext, tenantId: string, fields: CreateOrderFields, parsed: ParsedOrderFields): Promise<void> {
   const db = ctx.services.db
   const symbol = await findSymbolByName(db, fields.symbol)
   if (!symbol) return
-  const [basePrecision, quotePrecision] = await Promise.all([findCurrencyPrecision(db, symbol.base), findCurrencyPrecision(db, symbol.quote)])
-  const hold = holdFor(
-    { side: fields.side, type: fields.type, quantity: fields.quantity.value, price: fields.price?.value ?? null },
-    { ...symbol, basePrecision: basePrecision ?? 0, quotePrecision: quotePrecision ?? 0 },
-    symbol,
-  )
-  const account = await findAccount(db, tenantId, hold.currency)
-  const precision = account?.precision ?? 0
-  const available = account ? subtract(decimalFromStore(account.balance), decimalFromStore(account.hold)) : { coefficient: 0n, scale: 0 }
-  const required = hold.amount === 'available' ? unitOfPlaces(precision) : hold.amount
-  if (available.coefficient <= 0n || compareDecimals(available, required) < 0)
-    throw validationError([insufficientBalanceIssue(hold.currency, available, required, precision, 'quantity', fields.quantity.text)])
+  const [basePrecision, quotePrecision, openOrders, base, quote] = await Promise.all([
+    findCurrencyPrecision(db, symbol.base),
+    findCurrencyPrecision(db, symbol.quote),
+    fields.type === 'limit' ? countOpenOrders(db, tenantId, symbol.symbol) : 0,
+    findAccount(db, tenantId, symbol.base),
+    findAccount(db, tenantId, symbol.quote),
+  ])
+  const availableOf = (account: AccountRow | undefined) => (account ? subtract(decimalFromStore(account.balance), decimalFromStore(account.hold)) : ZERO)
+  const rules = { ...symbol, base_precision: basePrecision ?? 0, quote_precision: quotePrecision ?? 0 }
+  const admission = admit({ ...fields, tenantId, price: fields.price ?? null, parsed }, rules, {
+    openOrders,
+    maxOpenOrders: ctx.services.matching.maxOpenOrdersPerSymbol,
+    available: (currency) => availableOf(currency === symbol.base ? base : quote),
+  })
+  if (!admission.admitted) throw validationError(inFieldOrder(admission.issues))
 }
 
 /** The same request again answers the existing order; another request under its id is a conflict. */
@@ -217,7 +226,7 @@ export async function cancelOrder(ctx: RequestContext, sent: string): Promise<Or
  * Where an order lives, and whether it may still rest: from what this process remembers (the
  * pass then finds out whether it still rests), else read (404 when there is no such order).
  */
-async function orderHome(ctx: RequestContext, uid: string): Promise<OrderHome & { open: boolean }> {
+async function orderHome(ctx: RequestContext, uid: string): Promise<{ symbol: string; tenantId: string; open: boolean }> {
   const known = UUID.test(uid) ? ctx.services.matching.homeOf(uid) : undefined
   if (known) return { ...known, open: true }
   const row = await existingOrder(ctx, uid)

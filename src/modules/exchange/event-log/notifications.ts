@@ -1,4 +1,4 @@
-import type { StreamKey } from './events.repository.ts'
+import type { StreamKey } from './event-log.ts'
 
 // NOTIFY payloads stay under PostgreSQL's 8000 bytes.
 const MAX_NOTIFY_PAYLOAD = 7900

@@ -1,0 +1,115 @@
+import { add, compareDecimals, decimalFromStore, type DecimalValue, subtract } from '../../../core/decimal.ts'
+import { type FeeRates, settleFill } from '../accounts/money.ts'
+import type { PassAccounts } from './pass-accounts.ts'
+
+const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
+
+/** Who an order is, as far as its fees go. */
+export interface FeePayer {
+  tenant_id: string
+}
+
+/**
+ * The fee schedule an order pays under (docs/accounts.md, "Settlement and rounding"): today the symbol's maker and
+ * taker rates for every order. The one place a per-tenant tier would change: holds (admission)
+ * and fills (settlement) both read it.
+ */
+export function feeScheduleFor(_order: FeePayer, symbol: FeeRates): FeeRates {
+  return symbol
+}
+
+/** A schedule's rates as decimals, parsed once per schedule rather than on every fill. */
+const parsedRates = new WeakMap<FeeRates, { maker: DecimalValue; taker: DecimalValue }>()
+function ratesOf(schedule: FeeRates): { maker: DecimalValue; taker: DecimalValue } {
+  let rates = parsedRates.get(schedule)
+  if (!rates) {
+    rates = { maker: decimalFromStore(schedule.maker_fee_percent), taker: decimalFromStore(schedule.taker_fee_percent) }
+    parsedRates.set(schedule, rates)
+  }
+  return rates
+}
+
+/** An order as settlement moves it: its holds and totals change with each fill. */
+export interface SettlingOrder {
+  row: FeePayer & { uid: string; side: 'buy' | 'sell' }
+  notional: DecimalValue
+  hold: DecimalValue
+  feeAccrued: DecimalValue
+}
+
+/** The symbol's part in settlement: its currencies, the quote's places and its fee rates. */
+export type SettlementSymbol = FeeRates & { base: string; quote: string; quote_precision: number }
+
+/** A fill as the book made it. */
+export interface SettledFill {
+  price: DecimalValue
+  quantity: DecimalValue
+}
+
+/**
+ * The money of a pass's fills (docs/accounts.md, "Settlement and rounding"), moved in the pass's accounts:
+ * each order pays the rate of its own fee schedule, as maker or taker.
+ */
+export class Settlement {
+  constructor(
+    readonly symbol: SettlementSymbol,
+    readonly accounts: PassAccounts,
+  ) {}
+
+  #rate(order: SettlingOrder, role: 'maker' | 'taker'): DecimalValue {
+    return ratesOf(feeScheduleFor(order.row, this.symbol))[role]
+  }
+
+  /** What a buy taking `quantity` at `price` pays, before and in fees: how far a market buy's hold reaches. */
+  buyerCost(buyer: SettlingOrder, price: DecimalValue, quantity: DecimalValue): { amount: DecimalValue; fee: DecimalValue } {
+    const s = settleFill({
+      price,
+      quantity,
+      quotePrecision: this.symbol.quote_precision,
+      buyerFilledNotional: buyer.notional,
+      buyer: { feeAccrued: buyer.feeAccrued, feePercent: this.#rate(buyer, 'taker') },
+      seller: { feeAccrued: ZERO, feePercent: ZERO },
+    })
+    return { amount: s.amount, fee: s.buyerFee }
+  }
+
+  /**
+   * Moves a fill's money: the buyer pays the amount and its fee from its order's hold and receives
+   * the base; the seller delivers the base from its hold and receives the amount less its fee; the
+   * exchange center collects both fees. The orders' holds and accrued fees move with it.
+   */
+  settle(taker: SettlingOrder, maker: SettlingOrder, fill: SettledFill, tradeUid: string): void {
+    const buying = taker.row.side === 'buy'
+    const [buyer, seller] = buying ? [taker, maker] : [maker, taker]
+    const s = settleFill({
+      price: fill.price,
+      quantity: fill.quantity,
+      quotePrecision: this.symbol.quote_precision,
+      buyerFilledNotional: buyer.notional,
+      buyer: { feeAccrued: buyer.feeAccrued, feePercent: this.#rate(buyer, buying ? 'taker' : 'maker') },
+      seller: { feeAccrued: seller.feeAccrued, feePercent: this.#rate(seller, buying ? 'maker' : 'taker') },
+    })
+    if (compareDecimals(s.amount, buyer.hold) > 0) throw new Error(`order ${buyer.row.uid} holds less than its fill costs`)
+    // A rate raised since the order was placed is charged only as far as its hold reaches.
+    const room = subtract(buyer.hold, s.amount)
+    const buyerFee = compareDecimals(s.buyerFee, room) > 0 ? room : s.buyerFee
+    const { base, quote } = this.symbol
+    const { accounts } = this
+    const ids = (order: SettlingOrder) => ({ order_uid: order.row.uid, trade_uid: tradeUid })
+    const negative = (v: DecimalValue): DecimalValue => ({ coefficient: -v.coefficient, scale: v.scale })
+    const paid = add(s.amount, buyerFee)
+    accounts.entry(buyer.row.tenant_id, quote, negative(s.amount), { kind: 'trade', ...ids(buyer) })
+    accounts.entry(buyer.row.tenant_id, quote, negative(buyerFee), { kind: 'fee', ...ids(buyer) })
+    accounts.hold(buyer.row.tenant_id, quote, negative(paid))
+    accounts.entry(buyer.row.tenant_id, base, fill.quantity, { kind: 'trade', ...ids(buyer) })
+    accounts.entry(seller.row.tenant_id, base, negative(fill.quantity), { kind: 'trade', ...ids(seller) })
+    accounts.hold(seller.row.tenant_id, base, negative(fill.quantity))
+    accounts.entry(seller.row.tenant_id, quote, s.amount, { kind: 'trade', ...ids(seller) })
+    accounts.entry(seller.row.tenant_id, quote, negative(s.sellerFee), { kind: 'fee', ...ids(seller) })
+    accounts.collect(quote, add(buyerFee, s.sellerFee))
+    buyer.hold = subtract(buyer.hold, paid)
+    seller.hold = subtract(seller.hold, fill.quantity)
+    buyer.feeAccrued = s.buyerFeeAccrued
+    seller.feeAccrued = s.sellerFeeAccrued
+  }
+}

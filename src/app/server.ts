@@ -77,11 +77,15 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     metrics: services.metrics,
     sharedQueryFields: SHARED_QUERY_FIELDS,
     hooks: {
-      open: openContext,
+      // Without a response watch: most of these requests are answered here. Yoga gets one with it.
+      open: (req) => openContext(req),
       admit: (ctx) => admitGraphQLRequest(services, ctx),
       count: (ctx, document, operationName) => countGraphQLOperation(services, ctx, graphqlSchema, document, operationName),
       finish: (state, status, headers) => finish(state, 'POST', GRAPHQL_PATH, status, recordSink(headers)),
-      yoga: (req, res, handoff) => void yoga(req, res, handoff),
+      yoga: (req, res, handoff) => {
+        const ctx = handoff.requestContext
+        void yoga(req, res, ctx && !ctx.response ? { ...handoff, requestContext: { ...ctx, response: watchResponse(res) } } : handoff)
+      },
     },
   })
   const trusted = new TrustedDocumentPolicy({ documents: config.graphqlPersistedDocuments, trustedOnly: config.graphqlTrustedDocumentsOnly })

@@ -74,18 +74,15 @@ export type RecordingHandoff = {
 }
 
 export interface RecordedAnswerHooks {
-  /**
-   * Opens the request's state as it arrives (its id, address, start time) and its context, watching
-   * `res` as Yoga's does (a subscription handed on needs it).
-   */
-  open: (req: IncomingMessage, res: ServerResponse) => RequestContext
+  /** Opens the request's state as it arrives (its id, address, start time) and its context. */
+  open: (req: IncomingMessage) => RequestContext
   /** Admits the caller before its body is read: a missing or bad token counts against its address (429 over it). */
   admit: (ctx: RequestContext) => Promise<void>
   /** Counts the request by what its document asks, as Yoga's pipeline would before validating it. */
   count: (ctx: RequestContext, document: DocumentNode, operationName: string | null | undefined) => Promise<void>
   /** Adds the per-request headers to a recorded answer and logs it (as Yoga's would be). */
   finish: (state: RequestState, status: number, headers: Record<string, string>) => void
-  /** Hands the request on: its body is already read. */
+  /** Hands the request on (its body already read), its context given a watch of `res` as Yoga's own contexts have. */
   yoga: (req: IncomingMessage, res: ServerResponse, handoff: RecordingHandoff) => void
 }
 
@@ -145,7 +142,7 @@ export class RecordedAnswers implements CatalogAnswers {
   }
 
   async serve(req: IncomingMessage, res: ServerResponse, length: number, hooks: RecordedAnswerHooks): Promise<void> {
-    const requestContext = hooks.open(req, res)
+    const requestContext = hooks.open(req)
     const requestState = requestContext.state
     try {
       await hooks.admit(requestContext)

@@ -6,6 +6,7 @@ import { MAX_JSON_KEYS, MAX_JSON_KEYS_PER_OBJECT, parseJsonText } from '../src/h
 import { MAX_BODY_BYTES } from '../src/http/request-body.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { openGraphQLSocket } from './helpers/graphql-socket.ts'
 import { ORDERS, usdBuy } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -195,5 +196,38 @@ describe('a key twice in one JSON object', () => {
     // The same fields once each log in.
     const once = JSON.stringify({ client_id: bank.clientId, client_secret: bank.clientSecret })
     expect((await post('/api/sso/v1/auth/login', once)).status).toBe(200)
+  })
+
+  describe('GraphQL, on every way in', () => {
+    const mutation = 'mutation($input: CreateOrderInput!) { createOrder(input: $input) { order { side } } }'
+    const twice = `{"symbol":"USD-IRR","side":"sell","type":"limit","quantity":"1000","price":"1050000","side":"buy"}`
+    const refusal = (path: string) => ({ errors: [{ message: `Request JSON has a key twice in one object: ${path}`, extensions: { code: 'BAD_REQUEST' } }] })
+    const noOrders = async (token: string) => expect((await server.request('GET', ORDERS, { token })).body).toMatchObject({ total: 0 })
+
+    it('a POST body: 400 BAD_REQUEST naming the key, and no order placed', async () => {
+      const trader = await createTestClient(server)
+      const res = await post('/graphql', `{"query":${JSON.stringify(mutation)},"variables":{"input":${twice}}}`, trader.token)
+      expect([res.status, res.body]).toEqual([400, refusal('"variables"."input"."side"')])
+      // Before the bound's fast path too: the same text again.
+      expect((await post('/graphql', `{"query":${JSON.stringify(mutation)},"variables":{"input":${twice}}}`, trader.token)).status).toBe(400)
+      await noOrders(trader.token)
+    })
+
+    it('GET variables: the same refusal', async () => {
+      const trader = await createTestClient(server)
+      const query = 'query($f: OrderFilter) { orders(filter: $f) { total } }'
+      const url = `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent('{"f":{"side":"buy","side":"sell"}}')}`
+      const res = await server.request('GET', url, { token: trader.token, headers: { accept: 'application/json' } })
+      expect([res.status, res.body]).toEqual([400, refusal('"variables"."f"."side"')])
+    })
+
+    it('a WebSocket message: the socket is closed 4400', async () => {
+      const trader = await createTestClient(server)
+      const socket = await openGraphQLSocket(server.url)
+      await socket.init(`Bearer ${trader.token}`)
+      socket.socket.send(`{"id":"1","type":"subscribe","payload":{"query":${JSON.stringify(mutation)},"variables":{"input":${twice}}}}`)
+      expect(await socket.closed).toEqual({ code: 4400, reason: 'Message JSON has a key twice in one object' })
+      await noOrders(trader.token)
+    })
   })
 })

@@ -12,7 +12,7 @@ import { AppError, toAppError } from '../core/errors.ts'
 import { toGraphQLError } from '../graphql/graphql-errors.ts'
 import { GRAPHQL_LIMITS } from '../graphql/limits.ts'
 import type { TrustedDocumentPolicy } from '../graphql/persisted-documents.ts'
-import { firstOutOfBounds } from '../http/json-body.ts'
+import { duplicateKeys, firstOutOfBounds, isJsonText } from '../http/json-body.ts'
 import { MAX_BODY_BYTES } from '../http/request-body.ts'
 import { logFailure } from '../http/request-log.ts'
 import { openRequestState } from '../http/request-state.ts'
@@ -277,6 +277,8 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
             const text = data.toString('utf8')
             // As request bodies are: bounded before JSON.parse walks them (docs/operations.md, "Abuse limits").
             if (firstOutOfBounds(text)) return void socket.close(CloseCode.BadRequest, 'Message JSON is nested too deep or has too many keys')
+            // As REST bodies are: a key twice in one object would let the last win unseen.
+            if (isJsonText(text) && duplicateKeys(text).length > 0) return void socket.close(CloseCode.BadRequest, 'Message JSON has a key twice in one object')
             // Ten times the operations a socket may run, waiting to start, is a flood.
             if (inbox.length >= 10 * MAX_OPERATIONS_PER_SOCKET) return void socket.close(TRY_AGAIN_LATER, 'Too many messages waiting')
             if (inbox.push(text) === 1) setImmediate(next)

@@ -17,7 +17,7 @@ import type { Plugin } from 'graphql-yoga'
 
 import type { Config } from '../core/config.ts'
 import { AppError, toAppError } from '../core/errors.ts'
-import { firstOutOfBounds, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_KEYS_PER_OBJECT } from '../http/json-body.ts'
+import { duplicateKeys, firstOutOfBounds, isJsonText, MAX_JSON_DEPTH, MAX_JSON_KEYS, MAX_JSON_KEYS_PER_OBJECT } from '../http/json-body.ts'
 import { MAX_BODY_BYTES, readLimited } from '../http/request-body.ts'
 import { errorResponse } from '../http/responses.ts'
 import { documentForm } from './answer-reuse/document-forms.ts'
@@ -161,8 +161,23 @@ function boundJson(request: Request): void {
     if (breach !== undefined) {
       throw new GraphQLError(JSON_BOUND_MESSAGES[breach.bound], { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } })
     }
-    return JSON.parse(text) as unknown
+    const parsed = JSON.parse(text) as unknown
+    refuseDuplicateKeys(text)
+    return parsed
   }
+}
+
+/**
+ * JSON with a key twice in one object is refused, as REST bodies are (src/http/json-body.ts): the
+ * last would win, so `"side":"sell","side":"buy"` in a variable would place a buy. 400 BAD_REQUEST,
+ * naming where (cut to 200 characters). `text` is valid JSON already bounded by firstOutOfBounds.
+ */
+export function refuseDuplicateKeys(text: string, where: string[] = []): void {
+  const [first] = duplicateKeys(text)
+  if (!first) return
+  const path = [...where, ...first].map((part) => (typeof part === 'number' ? `[${part}]` : JSON.stringify(part))).join('.')
+  const message = `Request JSON has a key twice in one object: ${path.length <= 160 ? path : `${path.slice(0, 159)}…`}`
+  throw new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } })
 }
 
 /**
@@ -222,6 +237,14 @@ export function graphqlLimitsPlugin(config: Pick<Config, 'graphqlIntrospection'>
           parsed = new fetchAPI.Request(req.url, { method: req.method, headers: req.headers, body: bytes as Uint8Array<ArrayBuffer> })
         }
         if (parsed.method === 'POST') boundJson(parsed)
+        else {
+          // GET's JSON parameters too (the URL is bounded by the header limit).
+          const params = new URL(parsed.url).searchParams
+          for (const name of ['variables', 'extensions']) {
+            const text = params.get(name)
+            if (text && firstOutOfBounds(text) === undefined && isJsonText(text)) refuseDuplicateKeys(text, [name])
+          }
+        }
         try {
           return await requestParser(parsed)
         } catch (error) {

@@ -59,6 +59,16 @@ export function parseJsonText(text: string): unknown {
 
 const DUPLICATE_KEY = 'Duplicate key in JSON object'
 
+/** Whether `text` parses as JSON (duplicateKeys reads only valid JSON). */
+export function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * Where valid JSON `text` gives a key twice in one object (JSON.parse keeps the last, so
  * `"side":"sell","side":"buy"` would read as a buy): per duplicated key, the path to its object

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 
-import { firstOutOfBounds } from '../../http/json-body.ts'
+import { duplicateKeys, firstOutOfBounds } from '../../http/json-body.ts'
 
 // Larger bodies go to Yoga unread: a dashboard's catalog query is a few hundred bytes.
 const MAX_BODY_BYTES = 8 * 1024
@@ -23,7 +23,7 @@ export function candidateLength(req: IncomingMessage, url: URL): number | undefi
 /**
  * The GraphQL parameters of a JSON body that holds `query` and optionally `operationName` and
  * `variables`, as Yoga reads them; anything else (other keys, other types, JSON beyond the bounds
- * graphqlLimitsPlugin enforces, not JSON) is undefined and left to Yoga.
+ * graphqlLimitsPlugin enforces, a key twice in one object, not JSON) is undefined and left to Yoga.
  */
 export function plainParams(body: Buffer): Params | undefined {
   const text = body.toString('utf8')
@@ -34,6 +34,8 @@ export function plainParams(body: Buffer): Params | undefined {
   } catch {
     return undefined
   }
+  // A key twice in one object: Yoga's pipeline refuses it (graphqlLimitsPlugin).
+  if (duplicateKeys(text).length > 0) return undefined
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
   const { query, operationName, variables, ...rest } = parsed as Record<string, unknown>
   if (Object.keys(rest).length > 0 || typeof query !== 'string') return undefined

@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { schema } from '../src/app/graphql-schema.ts'
-import { maxIntrospectionCost } from '../src/graphql/limits.ts'
+import { COMPLETE_INTROSPECTION_QUERY, maxIntrospectionCost } from '../src/graphql/limits.ts'
 import { measureOperation } from '../src/graphql/operation-cost.ts'
 import { answersAnonymous } from '../src/graphql/root-fields.ts'
 import { MAX_VARIABLE_ERRORS, MAX_VARIABLE_MESSAGE } from '../src/graphql/variables.ts'
@@ -250,13 +250,7 @@ describe('declarations the counting relies on', () => {
   })
 
   it('a complete introspection (GraphiQL) fits the introspection limit; twice over does not', async () => {
-    const query = getIntrospectionQuery({
-      descriptions: true,
-      specifiedByUrl: true,
-      directiveIsRepeatable: true,
-      schemaDescription: true,
-      inputValueDeprecation: true,
-    })
+    const query = COMPLETE_INTROSPECTION_QUERY
     expect((await server.graphql(query)).errors).toBeUndefined()
     const twice = query.replace('__schema {', 'again: __schema { types { ...FullType } } __schema {')
     const res = await server.graphql(twice)

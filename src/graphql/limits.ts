@@ -67,6 +67,15 @@ export const GRAPHQL_LIMITS = {
 
 export type GraphQLLimits = { [K in keyof typeof GRAPHQL_LIMITS]: number }
 
+/** graphql-js's most complete introspection query, every option on (GraphiQL asks for less). */
+export const COMPLETE_INTROSPECTION_QUERY = getIntrospectionQuery({
+  descriptions: true,
+  specifiedByUrl: true,
+  directiveIsRepeatable: true,
+  schemaDescription: true,
+  inputValueDeprecation: true,
+})
+
 const fullIntrospectionCosts = new WeakMap<GraphQLSchema, number>()
 
 /**
@@ -76,14 +85,7 @@ const fullIntrospectionCosts = new WeakMap<GraphQLSchema, number>()
 export function maxIntrospectionCost(schema: GraphQLSchema, limits: GraphQLLimits = GRAPHQL_LIMITS): number {
   let full = fullIntrospectionCosts.get(schema)
   if (full === undefined) {
-    const query = getIntrospectionQuery({
-      descriptions: true,
-      specifiedByUrl: true,
-      directiveIsRepeatable: true,
-      schemaDescription: true,
-      inputValueDeprecation: true,
-    })
-    full = measureOperation(schema, parse(query), undefined, limits)?.measure.introspectionCost ?? 0
+    full = measureOperation(schema, parse(COMPLETE_INTROSPECTION_QUERY), undefined, limits)?.measure.introspectionCost ?? 0
     fullIntrospectionCosts.set(schema, full)
   }
   return Math.ceil(full * limits.maxIntrospections)

@@ -47,28 +47,23 @@ export function countGraphQLOperation(
   operationName: string | null | undefined,
 ): Promise<void> {
   let counted = countedRequests.get(ctx.auth)
-  if (!counted) countedRequests.set(ctx.auth, (counted = countOnce(services, ctx, schema, document, operationName)))
+  if (!counted) countedRequests.set(ctx.auth, (counted = count()))
   return counted
-}
 
-async function countOnce(
-  services: Counters,
-  ctx: RequestContext,
-  schema: GraphQLSchema,
-  document: DocumentNode | undefined,
-  operationName: string | null | undefined,
-): Promise<void> {
-  const { operation, fields } = document ? rootSelection(document, operationName) : { operation: undefined, fields: [] }
-  // Introspection is asked for at the root only; measured only then.
-  const measured = document && fields.some((field) => INTROSPECTION_ROOTS.has(field.name)) && measureOperation(schema, document, operationName, GRAPHQL_LIMITS)
-  const introspection = measured ? Math.floor(measured.measure.introspectionCost / INTROSPECTION_COST_PER_CALL) : 0
-  const guarded = operation ? fields.filter((field) => !answersAnonymous(schema, operation, field.name)) : []
-  if (guarded.length && ctx.auth.hasCredentials && (await ctx.auth.verified())) {
-    await ctx.auth.countAs((operation === 'mutation' ? guarded.length : 1) + introspection)
-    await ctx.auth.principal()
-    return
+  async function count(): Promise<void> {
+    const { operation, fields } = document ? rootSelection(document, operationName) : { operation: undefined, fields: [] }
+    // Introspection is asked for at the root only; measured only then.
+    const measured =
+      document && fields.some((field) => INTROSPECTION_ROOTS.has(field.name)) && measureOperation(schema, document, operationName, GRAPHQL_LIMITS)
+    const introspection = measured ? Math.floor(measured.measure.introspectionCost / INTROSPECTION_COST_PER_CALL) : 0
+    const guarded = operation ? fields.filter((field) => !answersAnonymous(schema, operation, field.name)) : []
+    if (guarded.length && ctx.auth.hasCredentials && (await ctx.auth.verified())) {
+      await ctx.auth.countAs((operation === 'mutation' ? guarded.length : 1) + introspection)
+      await ctx.auth.principal()
+      return
+    }
+    await countAnonymousCall(services, ctx.state, 1 + introspection)
   }
-  await countAnonymousCall(services, ctx.state, 1 + introspection)
 }
 
 /**

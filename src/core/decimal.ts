@@ -121,7 +121,8 @@ export interface PriceBand {
 }
 
 const HUNDRED: DecimalValue = { coefficient: 100n, scale: 0 }
-const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
+/** Zero, frozen: shared by every module that starts a sum or stands for nothing held. */
+export const ZERO: DecimalValue = Object.freeze({ coefficient: 0n, scale: 0 })
 
 /**
  * The daily band around a reference price: `reference × (100 ∓ percent) / 100`, exact. A percent

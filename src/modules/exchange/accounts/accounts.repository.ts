@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 
 import { type RawBuilder, sql } from 'kysely'
 
-import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, subtract } from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimal, subtract, ZERO } from '../../../core/decimal.ts'
 import { uuidv7 } from '../../../core/ids.ts'
 import { orderAndPageFirstRows, type PageRows, totalOverAll, withTotal } from '../../../core/lists.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
@@ -151,7 +151,6 @@ interface Grouped {
   entries: LedgerEntryWrite[]
 }
 
-const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
 const byAccount = (a: { tenant_id: string; currency: string }, b: { tenant_id: string; currency: string }) =>
   a.tenant_id < b.tenant_id ? -1 : a.tenant_id > b.tenant_id ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0
 

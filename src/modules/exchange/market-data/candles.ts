@@ -1,4 +1,4 @@
-import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimalAtLeast, multiply } from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimalAtLeast, multiply, ZERO } from '../../../core/decimal.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
 
 /**
@@ -68,8 +68,6 @@ interface Running {
   quoteVolume: DecimalValue
   count: number
 }
-
-const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
 
 /** A candle followed trade by trade, from what was stored before (or nothing). */
 export class LiveCandle {

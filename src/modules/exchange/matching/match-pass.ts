@@ -1,4 +1,4 @@
-import { add, compareDecimals, decimalFromStore, type DecimalValue, multiply, subtract } from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, multiply, subtract, ZERO } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import type { StreamKey } from '../events/events.repository.ts'
 import { admit, admitAmend } from '../orders/admission.ts'
@@ -74,8 +74,6 @@ export type StepWriter = (
 ) => Promise<OrderRow[]>
 
 export class EpochMoved extends Error {}
-
-const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
 
 const keyOf = (tenantId: string, clientOrderId: string) => `${tenantId}\n${clientOrderId}`
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { assertTenantAccess, isAdmin, type Principal } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
-import { decimalFromStore, decimalsEqual, type DecimalValue, subtract } from '../../../core/decimal.ts'
+import { decimalFromStore, decimalsEqual, subtract, ZERO } from '../../../core/decimal.ts'
 import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
@@ -32,8 +32,6 @@ import {
 
 export const ORDERS_READ = 'orders:read'
 export const ORDERS_WRITE = 'orders:write'
-
-const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

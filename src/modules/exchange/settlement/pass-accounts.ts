@@ -1,7 +1,6 @@
-import { add, decimalFromStore, type DecimalValue, formatDecimal, subtract } from '../../../core/decimal.ts'
+import { add, decimalFromStore, type DecimalValue, formatDecimal, subtract, ZERO } from '../../../core/decimal.ts'
 import type { AccountChange, LedgerEntryWrite } from '../accounts/accounts.repository.ts'
 
-const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
 const keyOf = (tenantId: string, currency: string) => `${tenantId} ${currency}`
 
 /**

@@ -1,8 +1,6 @@
-import { add, compareDecimals, decimalFromStore, type DecimalValue, subtract } from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, subtract, ZERO } from '../../../core/decimal.ts'
 import { type FeeRates, settleFill } from '../accounts/money.ts'
 import type { PassAccounts } from './pass-accounts.ts'
-
-const ZERO: DecimalValue = { coefficient: 0n, scale: 0 }
 
 /** Who an order is, as far as its fees go. */
 export interface FeePayer {

@@ -15,7 +15,7 @@ import type { TrustedDocumentPolicy } from '../graphql/persisted-documents.ts'
 import { duplicateKeys, firstOutOfBounds, isJsonText } from '../http/json-body.ts'
 import { MAX_BODY_BYTES } from '../http/request-body.ts'
 import { logFailure } from '../http/request-log.ts'
-import { openRequestState } from '../http/request-state.ts'
+import { header, openRequestState } from '../http/request-state.ts'
 import { MAX_BUFFERED_BYTES } from '../modules/exchange/events/event-streams.ts'
 import { createRequestContext } from './request-context.ts'
 
@@ -342,11 +342,6 @@ const graphqlTransportWs = (protocols: Set<string>) => (protocols.has('graphql-t
 const closeReason = (message: string) => (Buffer.byteLength(message) <= 123 ? message : `${message.slice(0, 100)}…`)
 
 const pathOf = (req: IncomingMessage) => (req.url ?? '/').split('?', 1)[0]
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name]
-  return Array.isArray(value) ? value.join(', ') : value
-}
 
 /** An upgrade not served: a bare HTTP answer, then the connection ends. */
 function refuse(socket: Duplex, status: number, text: string) {

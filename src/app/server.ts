@@ -15,7 +15,7 @@ import { TrustedDocumentPolicy, trustedDocumentsPlugin } from '../graphql/persis
 import { watchResponse } from '../http/event-stream.ts'
 import { METRICS_PATH, metricsEndpointPlugin } from '../http/metrics-endpoint.ts'
 import { type HeaderSink, logFailure, requestFinisher, requestLogPlugin } from '../http/request-log.ts'
-import { openRequestState, requestIdFrom, RequestStates } from '../http/request-state.ts'
+import { header, openRequestState, requestIdFrom, RequestStates } from '../http/request-state.ts'
 import { checkRequestTarget } from '../http/request-target.ts'
 import { restHandler, UNMATCHED_ROUTE } from '../http/rest-handler.ts'
 import { type Route, Router } from '../http/router.ts'
@@ -184,12 +184,6 @@ function answerUnexpected(services: Services, req: IncomingMessage, res: ServerR
   const body = JSON.stringify(restErrorBody(new AppError('internal')))
   res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId })
   res.end(body)
-}
-
-/** One request header as a string (Node joins repeated ones; `set-cookie` is never asked for). */
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name]
-  return Array.isArray(value) ? value.join(', ') : value
 }
 
 /** The slice of a Fetch request the CORS rules read. */

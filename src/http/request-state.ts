@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
 
 import type { RequestState } from '../core/context.ts'
 import { clientIp } from './client-ip.ts'
@@ -63,4 +64,10 @@ export function pathnameOf(request: Request): string {
   } catch {
     return '/'
   }
+}
+
+/** One request header as a string (Node joins repeated ones; `set-cookie` is never asked for). */
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
 }

@@ -4,6 +4,7 @@ import type { RequestContext } from '../core/context.ts'
 import { AppError, restErrorBody, toAppError } from '../core/errors.ts'
 import { EventStreamWriter } from './event-stream.ts'
 import { readJsonBody } from './json-body.ts'
+import { header } from './request-state.ts'
 import { EVENT_STREAM_HEADERS, EventStreamBody, JSON_CONTENT_TYPE, JsonText, RawBody } from './responses.ts'
 import type { Route, RouteAccess, Router } from './router.ts'
 
@@ -99,12 +100,6 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
     res.writeHead(status, headers)
     res.end(method === 'HEAD' ? undefined : body)
   }
-}
-
-/** One request header as a string (Node joins repeated ones). */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name]
-  return Array.isArray(value) ? value.join(', ') : value
 }
 
 /** The route label of requests no route matches, in logs and metrics. */

@@ -154,4 +154,28 @@ describe('holds and settlement', () => {
     expect(await accountFees(server.services.db)).toContainEqual({ currency: quote, amount: '27.00' })
     expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
   })
+
+  it('charges a fee raised after a buy rested only as far as its hold spares beyond the rest of the buy', async () => {
+    // Found by the generated sequences: the hold of a resting buy is taken at the rates of its
+    // placement; a raised maker fee charged on its first fill left too little for its second (500).
+    const rules = { price_precision: 3, quantity_precision: -1, min_order_quantity: '10', tick_size: '0.001' }
+    const { symbol, base, quote, seller, buyer } = await market({ seller: { base: '20' }, buyer: { quote: '1.90' } }, rules)
+    await setSymbolFees(server.services.db, symbol, '0', '0')
+    const bid = await placeOrder(server, buyer.token, { symbol, side: 'buy', type: 'limit', quantity: '20', price: '0.095' })
+    expect(bid.status).toBe(201)
+    expect(await account(buyer, quote)).toEqual({ balance: '1.90', hold: '1.90', available: '0.00' })
+    await setSymbolFees(server.services.db, symbol, '0.1', '0')
+    for (const status of ['partially_filled', 'filled']) {
+      const sell = await placeOrder(server, seller.token, { symbol, side: 'sell', type: 'market', quantity: '10' })
+      expect([sell.status, sell.body.filled_quantity]).toEqual([201, '10'])
+      const order = (await server.request('GET', `${ORDERS}/${bid.body.uid}`, { token: buyer.token })).body
+      expect(order).toMatchObject({ status, average_price: '0.095' })
+    }
+    const fills = (await server.request('GET', `${API}/fills?order_uid=${bid.body.uid}`, { token: buyer.token })).body
+    expect(fills.items.map((f: Record<string, string>) => f.quantity)).toEqual(['10', '10'])
+    expect(await account(buyer, quote)).toEqual({ balance: '0.00', hold: '0.00', available: '0.00' })
+    expect(await account(buyer, base)).toEqual({ balance: '20.00', hold: '0.00', available: '20.00' })
+    expect(await account(seller, quote)).toEqual({ balance: '1.90', hold: '0.00', available: '1.90' })
+    expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
+  })
 })

@@ -1,5 +1,5 @@
-import { add, compareDecimals, decimalFromStore, type DecimalValue, subtract, ZERO } from '../../../core/decimal.ts'
-import { type FeeRates, settleFill } from '../accounts/money.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, multiply, subtract, ZERO } from '../../../core/decimal.ts'
+import { ceilToPlaces, type FeeRates, settleFill } from '../accounts/money.ts'
 import type { PassAccounts } from './pass-accounts.ts'
 
 /** Who an order is, as far as its fees go. */
@@ -29,7 +29,8 @@ function ratesOf(schedule: FeeRates): { maker: DecimalValue; taker: DecimalValue
 
 /** An order as settlement moves it: its holds and totals change with each fill. */
 export interface SettlingOrder {
-  row: FeePayer & { uid: string; side: 'buy' | 'sell' }
+  row: FeePayer & { uid: string; side: 'buy' | 'sell'; quantity: string; price: string | null }
+  filled: DecimalValue
   notional: DecimalValue
   hold: DecimalValue
   feeAccrued: DecimalValue
@@ -56,6 +57,16 @@ export class Settlement {
 
   #rate(order: SettlingOrder, role: 'maker' | 'taker'): DecimalValue {
     return ratesOf(feeScheduleFor(order.row, this.symbol))[role]
+  }
+
+  /** What a limit buy has left to pay, before fees, for what it has not bought after `fill` (none for a market buy). */
+  #stillToPay(buyer: SettlingOrder, fill: SettledFill): DecimalValue {
+    if (buyer.row.price === null) return ZERO
+    const notional = add(buyer.notional, multiply(fill.price, fill.quantity))
+    const left = subtract(subtract(decimalFromStore(buyer.row.quantity), buyer.filled), fill.quantity)
+    if (left.coefficient <= 0n) return ZERO
+    const places = this.symbol.quote_precision
+    return subtract(ceilToPlaces(add(notional, multiply(decimalFromStore(buyer.row.price), left)), places), ceilToPlaces(notional, places))
   }
 
   /** What a buy taking `quantity` at `price` pays, before and in fees: how far a market buy's hold reaches. */
@@ -88,9 +99,10 @@ export class Settlement {
       seller: { feeAccrued: seller.feeAccrued, feePercent: this.#rate(seller, buying ? 'maker' : 'taker') },
     })
     if (compareDecimals(s.amount, buyer.hold) > 0) throw new Error(`order ${buyer.row.uid} holds less than its fill costs`)
-    // A rate raised since the order was placed is charged only as far as its hold reaches.
-    const room = subtract(buyer.hold, s.amount)
-    const buyerFee = compareDecimals(s.buyerFee, room) > 0 ? room : s.buyerFee
+    // A rate raised since the order was placed is charged only as far as its hold reaches, beyond
+    // what the rest of a limit buy will cost at its price: the hold was taken at the old rate.
+    const room = subtract(subtract(buyer.hold, s.amount), this.#stillToPay(buyer, fill))
+    const buyerFee = compareDecimals(s.buyerFee, room) <= 0 ? s.buyerFee : room.coefficient > 0n ? room : ZERO
     const { base, quote } = this.symbol
     const { accounts } = this
     const ids = (order: SettlingOrder) => ({ order_uid: order.row.uid, trade_uid: tradeUid })

@@ -1,14 +1,15 @@
 import type { ColumnType, Generated } from 'kysely'
 
+import type { Decimal, Timestamp } from './column-types.ts'
+
+export type { Decimal, Timestamp } from './column-types.ts'
+
 /**
  * Every table as Kysely sees it: the leaf every repository and the database opener import, so no
  * import cycle runs through the database. Columns are as the migrations in `migrations/` make them.
+ * A new area may declare its tables in its own `src/db/<area>.table.ts` (leaves too, importing only
+ * `column-types.ts`) and list them in `Database` here.
  */
-/** `timestamp(6)` in UTC, read as Postgres text (`2026-11-25 21:30:00.123456`) so microseconds survive. */
-export type Timestamp = ColumnType<string, string | undefined, string>
-/** `numeric`, always a string: decimals never become floats. */
-export type Decimal = ColumnType<string, string, string>
-
 export interface Database {
   tenants: TenantTable
   clients: ClientTable

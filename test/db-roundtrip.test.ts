@@ -50,6 +50,18 @@ describe('database round trip', () => {
     expect(row.daily_fluctuation_price_limit_percent).toBe('12.345678901234567890123456789')
   })
 
+  it('passes array parameters element for element, quotes, backslashes, braces and NULLs included', async () => {
+    const words = ['plain', 'NULL', '', 'a"b', 'back\\slash', '\\"', '{x,y}', ' spaced ', 'ünïcode', null, 'tab\tnew\nline']
+    const numbers = [1, -2.5, 30, null]
+    const { rows } = await sql<{ word: string | null; n: number }>`
+      select word, n::int from unnest(${words}::text[]) with ordinality as t(word, n) order by n`.execute(server.services.db)
+    expect(rows.map((row) => row.word)).toEqual(words)
+    const decimals = await sql<{ d: string | null }>`select d::text from unnest(${numbers}::numeric[]) as t(d)`.execute(server.services.db)
+    expect(decimals.rows.map((row) => row.d)).toEqual(['1', '-2.5', '30', null])
+    const flags = await sql<{ f: boolean }>`select f from unnest(${[true, false]}::bool[]) as t(f)`.execute(server.services.db)
+    expect(flags.rows.map((row) => row.f)).toEqual([true, false])
+  })
+
   it('stamps new rows in UTC with microseconds', async () => {
     const row = await server.services.db.selectFrom('symbols').select('created_at').where('symbol', '=', 'USD-IRR').executeTakeFirstOrThrow()
     expect(formatTimestamp(row.created_at)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/)

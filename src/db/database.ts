@@ -56,11 +56,35 @@ export async function executePrepared<R>(db: Kysely<any>, name: string, query: R
   return db.executeQuery(compiled)
 }
 
-/** Sends the registered statements by name, so each connection prepares them once. */
+/**
+ * A flat array parameter as PostgreSQL's array literal. The pass sends its rows as arrays of
+ * uuids, decimals and short words (unnest); pg's own conversion runs two regular expressions over
+ * every element (docs/performance.md, "Where the time goes"), where quoting each one and escaping
+ * only the rare element holding `"` or `\` gives the same literal. Anything but strings, numbers,
+ * booleans and nulls (nested arrays, buffers, dates) is left to pg.
+ */
+export function arrayLiteral(values: readonly unknown[]): string | undefined {
+  let literal = '{'
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]
+    if (i > 0) literal += ','
+    if (value === null || value === undefined) literal += 'NULL'
+    else if (typeof value === 'string') {
+      literal += value.includes('"') || value.includes('\\') ? `"${value.replace(/[\\"]/g, '\\$&')}"` : `"${value}"`
+    } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') literal += String(value)
+    else return undefined
+  }
+  return `${literal}}`
+}
+
+const withArrayLiterals = (values: unknown) =>
+  Array.isArray(values) ? values.map((value: unknown) => (Array.isArray(value) ? (arrayLiteral(value) ?? value) : value)) : values
+
+/** Sends the registered statements by name, so each connection prepares them once; array parameters as literals. */
 class PreparingClient extends pg.Client {
   override query(config: unknown, values?: unknown, callback?: unknown): any {
     const name = typeof config === 'string' ? preparedNames.get(config) : undefined
-    return (super.query as (...args: unknown[]) => unknown)(name ? { name, text: config } : config, values, callback)
+    return (super.query as (...args: unknown[]) => unknown)(name ? { name, text: config } : config, withArrayLiterals(values), callback)
   }
 }
 

@@ -4,7 +4,7 @@ let lastMs = 0
 let counter = 0
 
 // Random bytes drawn 256 ids at a time: one call into the CSPRNG per id cost more than the rest of
-// making it (docs/performance.md, "Where the time goes"). Each id takes its own 16 bytes once.
+// making it (docs/performance.md, "What bounds each scenario"). Each id takes its own 16 bytes once.
 const POOL_IDS = 256
 const pool = Buffer.alloc(16 * POOL_IDS)
 let poolOffset = pool.length

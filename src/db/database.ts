@@ -59,7 +59,7 @@ export async function executePrepared<R>(db: Kysely<any>, name: string, query: R
 /**
  * A flat array parameter as PostgreSQL's array literal. The pass sends its rows as arrays of
  * uuids, decimals and short words (unnest); pg's own conversion runs two regular expressions over
- * every element (docs/performance.md, "Where the time goes"), where quoting each one and escaping
+ * every element (docs/performance.md, "What bounds each scenario"), where quoting each one and escaping
  * only the rare element holding `"` or `\` gives the same literal. Anything but strings, numbers,
  * booleans and nulls (nested arrays, buffers, dates) is left to pg.
  */

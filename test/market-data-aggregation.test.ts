@@ -3,16 +3,18 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { formatDecimalAtLeast } from '../src/core/decimal.ts'
-import { readCandles } from '../src/modules/exchange/market-data/market-data.repository.ts'
+import { candleWrites, readCandles } from '../src/modules/exchange/market-data/market-data.repository.ts'
 import { CANDLE_INTERVALS, type CandleInterval } from '../src/modules/exchange/market-data/market-time.ts'
-import { recordTrades } from '../src/modules/exchange/market-data/trades-recorded.ts'
+import { MinuteCandles, recordTrades } from '../src/modules/exchange/market-data/trades-recorded.ts'
 import { createMarket } from './helpers/markets.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 /**
- * The candles the matching pass keeps (recordTrades, one statement per step) against a plain model:
- * generated steps of trades at generated times around a market midnight of a zone whose offset is
- * not whole hours, every interval's candles compared with buckets computed from the fixed offset.
+ * The candles the matching pass keeps (recordTrades, written by each step's own statement) against
+ * a plain model: generated steps of trades at generated times around a market midnight of a zone
+ * whose offset is not whole hours, every interval's candles compared with buckets computed from the
+ * fixed offset. Between steps the pass either knows the minute's candle (its own last write) or
+ * reads it (another process wrote, or a pass failed): generated too.
  */
 
 const ZONES = [
@@ -53,6 +55,7 @@ const cents = (n: number | bigint, scale: number) => formatDecimalAtLeast({ coef
 const step = fc.record({
   afterMs: fc.integer({ min: 0, max: 50 * 60_000 }),
   trades: fc.array(fc.record({ price: fc.integer({ min: 1, max: 99_999 }), quantity: fc.integer({ min: 1, max: 9_999 }) }), { minLength: 1, maxLength: 4 }),
+  forgotten: fc.boolean(),
 })
 
 describe('candles against a plain model', () => {
@@ -71,15 +74,22 @@ describe('candles against a plain model', () => {
             return Math.floor((at + offset) / size) * size - offset
           }
           let at = midnight - 2 * 3_600_000 + jitter
-          for (const { afterMs, trades } of steps) {
+          const candles = new MinuteCandles()
+          let epoch = 0
+          for (const { afterMs, trades, forgotten } of steps) {
             at += afterMs
+            if (forgotten) candles.forget()
             const written = trades.map((t) => ({ price: cents(t.price, 2), quantity: cents(t.quantity, 2), sequence: (sequence += 2) - 1 }))
-            const events = await recordTrades(
+            const recorded = await recordTrades(
               db,
               zone,
               { symbol, price_precision: 2, quantity_precision: 2 },
-              { now: ts(at), expectedEpoch: 0, trades: written },
+              { now: ts(at), expectedEpoch: epoch++, trades: written },
+              candles,
             )
+            // The candle CTEs as the step's write runs them, fenced by a row as the book row fences them.
+            await sql`with fence as (select 1), ${candleWrites(recorded.candles, 'fence')} select 1`.execute(db)
+            const { events } = recorded
             trades.forEach((t, i) => {
               for (const interval of CANDLE_INTERVALS) {
                 const key = `${interval} ${bucket(at, interval)}`

@@ -7,8 +7,6 @@ import type { CandleInterval } from './market-time.ts'
 /** One step's trades for the candles: all share the step's time, so they fall in one interval of each length. */
 export interface CandleWrite {
   symbol: string
-  /** The book row's epoch the step's write expects: a step whose book moved writes no candle either. */
-  expectedEpoch: number
   /** The pass's time (`timestamp(6)` text, UTC): the trades' `created_at`. */
   now: string
   /** Each interval the trades fall in: its start and last microsecond (`timestamp(6)` text). */
@@ -17,9 +15,12 @@ export interface CandleWrite {
   prices: string[]
   quantities: string[]
   /** The market day `now` falls in, and the one before: the reference price rolls to that day's close. */
-  dayStart: string
-  previousDayStart: string
+  dayStart: string | null
+  previousDayStart: string | null
 }
+
+/** What a step that did not trade writes of candles: nothing (the same statement text, empty arrays). */
+export const NO_CANDLES: Omit<CandleWrite, 'symbol' | 'now'> = { intervals: [], prices: [], quantities: [], dayStart: null, previousDayStart: null }
 
 /**
  * Whether a symbol's reference price rolls to its last trade price at `dayStart` (docs/market-data.md,
@@ -27,54 +28,57 @@ export interface CandleWrite {
  * (an operator's price stands for the rest of the day; a roll for this day already happened), and
  * it traded during the previous day or after the reference was last set.
  */
-const rollsAt = (dayStart: string, previousDayStart: string) => sql`
+const rollsAt = (dayStart: string | null, previousDayStart: string | null) => sql`
   b.last_price is not null and b.last_trade_at < ${dayStart}::timestamp(6)
   and (s.reference_price_at is null or s.reference_price_at < ${dayStart}::timestamp(6))
   and (b.last_trade_at >= ${previousDayStart}::timestamp(6) or s.reference_price_at is null or s.reference_price_at <= b.last_trade_at)`
 
 /**
- * The candles of one step's trades, in ONE statement run in the step's transaction, before the
- * step's own write moves the book row's last trade: every interval's candle inserted or widened
- * (open kept, high/low by GREATEST/LEAST, close the step's last price, volumes and counts added);
- * on a market day's first trade, the reference price rolled to the previous day's close (the last
- * price before this step). Answers the 1m candle as it was before the step (none: a new minute).
+ * The candles of one step's trades, as common table expressions of the step's write (the match
+ * write, `matching.repository.ts`), each hanging on `fence` (a CTE answering a row only while the
+ * book row is at the epoch the step expects): every interval's candle inserted or widened (open
+ * kept, high/low by GREATEST/LEAST, close the step's last price, volumes and counts added); on a
+ * market day's first trade, the reference price rolled to the previous day's close. The book row
+ * the roll reads is as it was before the statement (its last price before this step), as every
+ * CTE of one statement sees the same snapshot. A step without trades writes nothing here.
  */
-export async function upsertCandles(db: Db, write: CandleWrite): Promise<StoredCandle | undefined> {
-  const minute = write.intervals.find((i) => i.interval === '1m')!
-  const { rows } = await executePrepared(
-    db,
-    'upsert_candles',
-    sql<StoredCandle>`
-    with fence as (
-      select 1 from symbol_books where symbol = ${write.symbol} and epoch = ${write.expectedEpoch}
-    ), step as (
+export function candleWrites(write: CandleWrite, fence: string) {
+  const fenced = sql.raw(fence)
+  return sql`candle_step as (
       select (array_agg(t.price order by t.n))[1] as open, max(t.price) as high, min(t.price) as low,
         (array_agg(t.price order by t.n desc))[1] as close, sum(t.quantity) as volume, sum(t.price * t.quantity) as quote_volume,
         count(*) as trade_count
       from unnest(${write.prices}::numeric[], ${write.quantities}::numeric[]) with ordinality as t(price, quantity, n)
-    ), prior as (
-      select open::text, high::text, low::text, close::text, volume::text, quote_volume::text, trade_count
-      from candles where symbol = ${write.symbol} and interval = '1m' and open_time = ${minute.open}::timestamp(6)
-    ), upserted as (
+      having count(*) > 0
+    ), candles_written as (
       insert into candles as c (symbol, interval, open_time, close_time, open, high, low, close, volume, quote_volume, trade_count)
-      select ${write.symbol}, i.interval, i.open_time, i.close_time, step.open, step.high, step.low, step.close, step.volume,
-        step.quote_volume, step.trade_count
+      select ${write.symbol}, i.interval, i.open_time, i.close_time, candle_step.open, candle_step.high, candle_step.low,
+        candle_step.close, candle_step.volume, candle_step.quote_volume, candle_step.trade_count
       from unnest(${write.intervals.map((i) => i.interval)}::text[], ${write.intervals.map((i) => i.open)}::timestamp(6)[],
         ${write.intervals.map((i) => i.close)}::timestamp(6)[]) as i(interval, open_time, close_time)
-        cross join step cross join fence
+        cross join candle_step cross join ${fenced}
       on conflict (symbol, interval, open_time) do update set
         high = greatest(c.high, excluded.high), low = least(c.low, excluded.low), close = excluded.close,
         volume = c.volume + excluded.volume, quote_volume = c.quote_volume + excluded.quote_volume,
         trade_count = c.trade_count + excluded.trade_count
       returning 1
-    ), rolled as (
+    ), reference_rolled as (
       update symbols s set reference_price = b.last_price, reference_price_at = ${write.dayStart}::timestamp(6),
         updated_at = ${write.now}::timestamp(6)
-      from symbol_books b cross join fence
+      from symbol_books b cross join candle_step cross join ${fenced}
       where s.symbol = ${write.symbol} and b.symbol = s.symbol and ${rollsAt(write.dayStart, write.previousDayStart)}
       returning 1
-    )
-    select * from prior`,
+    )`
+}
+
+/** The symbol's `1m` candle opened at `open` (`timestamp(6)` text), as stored; none: no trade in that minute yet. */
+export async function readMinuteCandle(db: Db, symbol: string, open: string): Promise<StoredCandle | undefined> {
+  const { rows } = await executePrepared(
+    db,
+    'read_minute_candle',
+    sql<StoredCandle>`
+    select open::text, high::text, low::text, close::text, volume::text, quote_volume::text, trade_count
+    from candles where symbol = ${symbol} and interval = '1m' and open_time = ${open}::timestamp(6)`,
   )
   return rows[0]
 }

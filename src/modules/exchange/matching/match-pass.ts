@@ -68,7 +68,7 @@ export interface StepLimits {
  * answers the orders it wrote, or none when the book's epoch moved.
  */
 export type StepWriter = (
-  write: Omit<MatchWrite, 'accounts' | 'notifications'>,
+  write: Omit<MatchWrite, 'accounts' | 'notifications' | 'candles'>,
   accounts: ReturnType<PassAccounts['takeStep']>,
   last: boolean,
 ) => Promise<OrderRow[]>

@@ -11,6 +11,7 @@ import {
   type TenantEventWrite,
 } from '../event-log/event-log.ts'
 import type { TenantEventType } from '../events/event-payloads.ts'
+import { type CandleWrite, candleWrites } from '../market-data/market-data.repository.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { ORDER_FIELDS } from '../orders/orders.schemas.ts'
 
@@ -190,19 +191,22 @@ export interface MatchWrite {
   accounts: AccountWrite
   /** NOTIFY payloads waking other processes' streams, sent when the transaction commits (docs/events.md). */
   notifications: string[]
+  /** The candles of the step's trades and the reference price's roll (market-data/trades-recorded.ts). */
+  candles: CandleWrite
 }
 
 const column = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((row) => row[key])
 
 /**
  * Everything one matching pass changed, in ONE statement: the book row (epoch bumped, sequences
- * advanced), the accounts, ledger entries and fees the step settled, the new orders, the stored orders it filled or cancelled, trades, fills, and the
- * events of the tenants' and the symbol's streams. Every write hangs on the book row still being at
- * `expectedEpoch` (a fencing token), as do the notifications of the pass's last step, and each order written is stamped with the new epoch: a pass computed from a book another writer has moved past
- * writes nothing and answers no rows. (The candles and the market day's reference price roll are
- * written just before, by recordTrades: docs/market-data.md.) Answers every order the pass
- * inserted or changed. Trades and fills may refer to orders the same statement inserts: foreign
- * keys are checked at the statement's end.
+ * advanced), the accounts, ledger entries and fees the step settled, the candles of its trades and
+ * the reference price's roll, the new orders, the stored orders it filled or cancelled, trades,
+ * fills, and the events of the tenants' and the symbol's streams. Every write hangs on the book
+ * row still being at `expectedEpoch` (a fencing token), as do the notifications of the pass's last
+ * step, and each order written is stamped with the new epoch: a pass computed from a book another
+ * writer has moved past writes nothing and answers no rows. Answers every order the pass inserted
+ * or changed. Trades and fills may refer to orders the same statement inserts: foreign keys are
+ * checked at the statement's end.
  */
 export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]> {
   const { placed, changed, trades, fills, now } = write
@@ -218,7 +222,7 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
         last_trade_at = case when ${lastTrade !== undefined} then ${now}::timestamp(6) else last_trade_at end
       where symbol = ${write.symbol} and epoch = ${write.expectedEpoch}
       returning epoch, ${notifyExpression(write.notifications)} as notified
-    ), ${accountWrites(write.accounts, now, 'book')}, placed as (
+    ), ${accountWrites(write.accounts, now, 'book')}, ${candleWrites(write.candles, 'book')}, placed as (
       insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price,
         time_in_force, post_only, status, filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch, hold,
         hold_currency, fee_accrued)

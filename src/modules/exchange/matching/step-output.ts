@@ -40,7 +40,7 @@ export interface NewOrder {
 export const stored = (input: DecimalInput) => formatDecimalAtLeast(input.value, input.value.scale)
 
 /** What one step writes, before its accounts and notifications are added. */
-export type StepWrite = Omit<MatchWrite, 'accounts' | 'notifications'>
+export type StepWrite = Omit<MatchWrite, 'accounts' | 'notifications' | 'candles'>
 
 /**
  * What a matching pass's current step writes (docs/matching.md, "An order's way"): the orders it

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/database.ts'
 import { balanceEvents, lockAccountChanges } from '../accounts/accounts.repository.ts'
 import { appendNumbered, notifyEvents, type StreamKey } from '../event-log/event-log.ts'
 import { encodeNotifications } from '../event-log/notifications.ts'
-import { recordTrades } from '../market-data/trades-recorded.ts'
+import { MinuteCandles, recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { PassAccounts } from '../settlement/pass-accounts.ts'
 import { type AmendRequest, type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
@@ -84,6 +84,8 @@ export class SymbolQueue {
   #running = false
   /** The book as of the last pass that succeeded; undefined before the first, and after a failure. */
   #warm: WarmBook | undefined
+  /** The minute's candle as this process's last step left it (market-data/trades-recorded.ts). */
+  readonly #candles = new MinuteCandles()
 
   constructor(
     readonly symbol: string,
@@ -127,8 +129,9 @@ export class SymbolQueue {
         settle()
         return
       } catch (error) {
-        // The copy in memory may hold what was never stored.
+        // The copies in memory may hold what was never stored.
         this.#warm = undefined
+        this.#candles.forget()
         // Without a transaction, steps already written stay: running the commands again would
         // place their orders twice. The next pass reloads the book and finishes any cut sweep.
         const partlyStored = !this.options.transactions && stepsWritten > 0
@@ -207,8 +210,9 @@ export class SymbolQueue {
     const applied = await lockAccountChanges(db, step.changes, step.fees)
     if (!applied.ok) throw new AccountsMoved(`accounts changed under the pass of ${this.symbol}`)
     appendNumbered(write.tenantEvents, balanceEvents(applied.now, applied.accounts))
-    write.marketEvents.push(...(await recordTrades(db, this.options.marketTimeZone, pass.locked, write)))
-    const rows = await writeMatch(db, { ...write, accounts: applied.write })
+    const recorded = await recordTrades(db, this.options.marketTimeZone, pass.locked, write, this.#candles)
+    write.marketEvents.push(...recorded.events)
+    const rows = await writeMatch(db, { ...write, accounts: applied.write, candles: recorded.candles })
     progress(pass.steps + 1)
     return rows
   }

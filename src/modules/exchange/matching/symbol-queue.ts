@@ -5,7 +5,7 @@ import { appendNumbered, notifyEvents, type StreamKey } from '../event-log/event
 import { encodeNotifications } from '../event-log/notifications.ts'
 import { MinuteCandles, recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
-import { PassAccounts } from '../settlement/pass-accounts.ts'
+import { PassAccounts } from '../settlement/settlement.ts'
 import { type AmendRequest, type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
 import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
 import { WarmBook } from './warm-book.ts'

@@ -11,6 +11,7 @@ import type { StoredApproval, WithdrawalStatus } from '../../../db/withdrawals.t
 import { type AccountChange, applyAccountChanges, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
 import { ACCOUNTS_READ, ACCOUNTS_WRITE, insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { tenantStream } from '../event-log/event-log.ts'
+import { accountKey, accountQueue } from './account-queue.ts'
 import {
   findDestination,
   findThreshold,
@@ -66,52 +67,55 @@ async function request(db: Db, principal: Principal, body: WithdrawalBody): Prom
   const tenantId = principal.tenantId
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.transaction().execute(async (trx) => {
-        const existing = await findWithdrawalByReference(trx, tenantId, body.reference)
-        if (existing) return { withdrawal: replayed(existing, body), created: false }
-        const precision = await checkRequest(trx, tenantId, body)
-        const now = await transactionNow(trx)
-        const amount = decimalFromStore(body.amount)
-        const limit = await lockDailyLimit(trx, tenantId, body.currency)
-        if (limit !== undefined) {
-          const used = decimalFromStore(await usedToday(trx, tenantId, body.currency, now))
-          if (compareDecimals(add(used, amount), decimalFromStore(limit)) > 0) {
-            const [limitText, usedText] = [limit, used].map((v) =>
-              formatDecimalAtLeast(typeof v === 'string' ? decimalFromStore(v) : v, Math.max(precision, 0)),
-            )
-            throw validationError([
-              {
-                type: 'value_error.withdrawal_limit',
-                loc: ['body', 'amount'],
-                msg: `daily withdrawal limit exceeded: ${body.currency} limit ${limitText}, used today ${usedText}`,
-                input: body.amount,
-                ctx: { limit: limitText, used: usedText },
-              },
-            ])
-          }
-        }
-        const applied = await applyAccountChanges(trx, [{ tenant_id: tenantId, currency: body.currency, hold: body.amount }])
-        if (!applied.ok) {
-          throw validationError([
-            insufficientBalanceIssue(body.currency, decimalFromStore(applied.refused[0]!.available), amount, precision, 'amount', body.amount),
-          ])
-        }
-        const uid = randomUUID()
-        await insertWithdrawal(
-          trx,
-          { uid, tenant_id: tenantId, ...body, destination_uid: body.destination_uid.toLowerCase(), requested_by: principal.clientId },
-          now,
-        )
-        const row = (await findWithdrawal(trx, uid))!
-        await writeWithdrawalEvent(trx, row, now)
-        return { withdrawal: row, created: true }
-      })
+      return await accountQueue.run(accountKey(tenantId, body.currency), () => requestOnce(db, principal, body))
     } catch (error) {
       // Two requests with one reference at once: the loser's insert hits the unique key; its retry finds the winner's.
       if ((error as { code?: unknown }).code === UNIQUE_VIOLATION && attempt === 0) continue
       throw error
     }
   }
+}
+
+function requestOnce(db: Db, principal: Principal, body: WithdrawalBody): Promise<RequestedWithdrawal> {
+  const tenantId = principal.tenantId
+  return db.transaction().execute(async (trx) => {
+    const existing = await findWithdrawalByReference(trx, tenantId, body.reference)
+    if (existing) return { withdrawal: replayed(existing, body), created: false }
+    const precision = await checkRequest(trx, tenantId, body)
+    const now = await transactionNow(trx)
+    const amount = decimalFromStore(body.amount)
+    const limit = await lockDailyLimit(trx, tenantId, body.currency)
+    if (limit !== undefined) {
+      const used = decimalFromStore(await usedToday(trx, tenantId, body.currency, now))
+      if (compareDecimals(add(used, amount), decimalFromStore(limit)) > 0) {
+        const [limitText, usedText] = [limit, used].map((v) => formatDecimalAtLeast(typeof v === 'string' ? decimalFromStore(v) : v, Math.max(precision, 0)))
+        throw validationError([
+          {
+            type: 'value_error.withdrawal_limit',
+            loc: ['body', 'amount'],
+            msg: `daily withdrawal limit exceeded: ${body.currency} limit ${limitText}, used today ${usedText}`,
+            input: body.amount,
+            ctx: { limit: limitText, used: usedText },
+          },
+        ])
+      }
+    }
+    const applied = await applyAccountChanges(trx, [{ tenant_id: tenantId, currency: body.currency, hold: body.amount }])
+    if (!applied.ok) {
+      throw validationError([
+        insufficientBalanceIssue(body.currency, decimalFromStore(applied.refused[0]!.available), amount, precision, 'amount', body.amount),
+      ])
+    }
+    const uid = randomUUID()
+    await insertWithdrawal(
+      trx,
+      { uid, tenant_id: tenantId, ...body, destination_uid: body.destination_uid.toLowerCase(), requested_by: principal.clientId },
+      now,
+    )
+    const row = (await findWithdrawal(trx, uid))!
+    await writeWithdrawalEvent(trx, row, now)
+    return { withdrawal: row, created: true }
+  })
 }
 
 /** The withdrawal asked for before with this reference: the same request (200), or a conflict (409). */
@@ -197,8 +201,23 @@ async function move(
   authorize: (row: WithdrawalRow) => void = () => {},
 ): Promise<WithdrawalRow> {
   const uid = withdrawalUid(sent)
-  if (uid === undefined) throw notFoundError(sent)
-  const row = await ctx.services.db.transaction().execute(async (trx) => {
+  // Its tenant and currency never change: read unlocked, they name the account to queue on.
+  const known = uid === undefined ? undefined : await findWithdrawal(ctx.services.db, uid)
+  if (!known) throw notFoundError(sent)
+  const row = await accountQueue.run(accountKey(known.tenant_id, known.currency), () => decideOnce(ctx, uid!, sent, verb, decide, authorize))
+  ctx.services.events.wake([tenantStream(row.tenant_id)])
+  return row
+}
+
+function decideOnce(
+  ctx: RequestContext,
+  uid: string,
+  sent: string,
+  verb: Move,
+  decide: Parameters<typeof move>[3],
+  authorize: (row: WithdrawalRow) => void,
+): Promise<WithdrawalRow> {
+  return ctx.services.db.transaction().execute(async (trx) => {
     const locked = await findWithdrawal(trx, uid, true)
     if (!locked) throw notFoundError(sent)
     authorize(locked)
@@ -217,8 +236,6 @@ async function move(
     await writeWithdrawalEvent(trx, changed, now)
     return changed
   })
-  ctx.services.events.wake([tenantStream(row.tenant_id)])
-  return row
 }
 
 const PAST: Record<Move, string> = { approve: 'approved', reject: 'rejected', cancel: 'cancelled' }

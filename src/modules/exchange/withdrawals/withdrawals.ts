@@ -188,6 +188,11 @@ export async function listWithdrawals(ctx: RequestContext, input: unknown): Prom
 
 type Move = 'approve' | 'reject' | 'cancel'
 
+async function assertExists(ctx: RequestContext, sent: string): Promise<void> {
+  const uid = withdrawalUid(sent)
+  if (uid === undefined || !(await findWithdrawal(ctx.services.db, uid))) throw notFoundError(sent)
+}
+
 /**
  * One move of a pending withdrawal, under its row lock: `decide` checks the caller against the
  * locked row and answers the new status, approvals and reason; a final status writes the ledger
@@ -274,6 +279,8 @@ export async function approveWithdrawal(ctx: RequestContext, sent: string, input
 /** `POST …/withdrawals/<uid>/reject` (admins): its hold is released; `reason` is kept. */
 export async function rejectWithdrawal(ctx: RequestContext, sent: string, input: () => unknown): Promise<WithdrawalRow> {
   await requireAdmin(ctx)
+  // An unknown uid is 404 whatever the body: there is nothing to reject.
+  await assertExists(ctx, sent)
   const body = parseInput(rejectBody, await input(), 'body')
   return move(ctx, sent, 'reject', async (row) => ({ status: 'rejected', approvals: row.approvals, reason: body.reason }))
 }

@@ -3,8 +3,11 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { formatDecimal, multiply, unitOfPlaces } from '../src/core/decimal.ts'
+import { DEFAULT_SCOPES } from '../src/modules/auth/clients/clients.ts'
 import { checkAccounts } from '../src/modules/exchange/accounts/accounts.ts'
 import { setSymbolFees } from '../src/modules/exchange/symbols/symbol-admin.ts'
+import { addDestination } from '../src/modules/exchange/withdrawals/destinations.ts'
+import { setApprovalThreshold } from '../src/modules/exchange/withdrawals/withdrawal-settings.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { createMarket } from './helpers/markets.ts'
@@ -20,17 +23,21 @@ import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/serve
  * and with themselves, and every fill and remainder must be whole lots of the symbol — on a market
  * of tenths and on one in lots of 10 (a negative quantity precision, as the demo's rial markets),
  * where market buys that their funds bound must round down to a lot (docs/matching.md, "Lots").
+ * Banks also ask for withdrawals, which admins approve (two approvals above a threshold) or
+ * reject and banks cancel: a pending one holds its amount, a completed one has left.
  */
 
 let server: TestServer
 let admin: TestClient
+let admin2: TestClient
 let banks: TestClient[]
 const API = '/api/exchange/v1'
 
 beforeAll(async () => {
   server = await startTestServer()
   admin = await createTestClient(server, { roles: ['admin'], scopes: ['*:*'], funded: false })
-  banks = await Promise.all([0, 1, 2].map(() => createTestClient(server, { funded: false })))
+  admin2 = await createTestClient(server, { roles: ['admin'], scopes: ['*:*'], funded: false })
+  banks = await Promise.all([0, 1, 2].map(() => createTestClient(server, { funded: false, scopes: [...DEFAULT_SCOPES, 'accounts:withdraw'] })))
 })
 afterAll(async () => {
   await server?.close()
@@ -43,6 +50,8 @@ type Step =
   | { kind: 'market'; bank: number; side: Side; quantity: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'fees'; maker: number; taker: number }
+  | { kind: 'request'; bank: number; quote: boolean; amount: number }
+  | { kind: 'decide'; pick: number; action: 'approve' | 'approve2' | 'reject' | 'cancel' }
 
 const bank = fc.nat(2)
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -71,7 +80,19 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat(50) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fees' as const), maker: fc.integer({ min: 0, max: 30 }), taker: fc.integer({ min: 0, max: 30 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('request' as const), bank, quote: fc.boolean(), amount: fc.integer({ min: 1, max: 5000 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('decide' as const),
+      pick: fc.nat(50),
+      action: fc.constantFrom('approve' as const, 'approve2' as const, 'reject' as const, 'cancel' as const),
+    }),
+  },
 )
+
+/** Withdrawals of at least this many hundredths need two approvals (a threshold on every sequence's quote currency). */
+const THRESHOLD_CENTS = 2000
 
 /** The market of a sequence: lots twice as often, where a quantity can come out of step. */
 const shapeName = fc.constantFrom('tenths' as const, 'lots' as const, 'lots' as const)
@@ -123,6 +144,16 @@ describe('accounts under generated sequences', () => {
         ])
         const placed: string[] = []
         let reference = 0
+        // Each bank may pay out to one destination per currency of the market.
+        const destinations = new Map<string, string>()
+        for (const [i, client] of banks.entries()) {
+          for (const currency of [base, quote]) {
+            const row = await addDestination(server.services.db, { tenant_id: client.tenantId, currency, label: 'out', iban: 'GB82WEST12345698765432' })
+            destinations.set(`${i} ${currency}`, row.uid)
+          }
+        }
+        await setApprovalThreshold(server.services.db, quote, cents(THRESHOLD_CENTS))
+        const withdrawals: { uid: string; bank: number; currency: string; amount: number }[] = []
         for (const s of steps) {
           if (s.kind === 'deposit' || s.kind === 'withdrawal') {
             const currency = s.quote ? quote : base
@@ -153,6 +184,30 @@ describe('accounts under generated sequences', () => {
             }
           } else if (s.kind === 'fees') {
             await setSymbolFees(server.services.db, symbol, tenths(s.maker), tenths(s.taker))
+          } else if (s.kind === 'request') {
+            const currency = s.quote ? quote : base
+            const amount = s.quote ? s.amount : shape.baseCents(s.amount)
+            const res = await server.request('POST', `${API}/withdrawals`, {
+              token: banks[s.bank]!.token,
+              body: { currency, amount: cents(amount), destination_uid: destinations.get(`${s.bank} ${currency}`), reference: `w-${symbol}-${reference++}` },
+            })
+            if (res.status === 201) withdrawals.push({ uid: res.body.uid, bank: s.bank, currency, amount })
+            else expect(res.body.detail?.[0]?.type, JSON.stringify(res.body)).toBe('value_error.insufficient_balance')
+          } else if (s.kind === 'decide') {
+            const w = withdrawals[s.pick % Math.max(1, withdrawals.length)]
+            if (w) {
+              const url = `${API}/withdrawals/${w.uid}`
+              const res =
+                s.action === 'cancel'
+                  ? await server.request('DELETE', url, { token: banks[w.bank]!.token })
+                  : await server.request('POST', `${url}/${s.action === 'reject' ? 'reject' : 'approve'}`, {
+                      token: s.action === 'approve2' ? admin2.token : admin.token,
+                      body: s.action === 'reject' ? { reason: 'generated' } : {},
+                    })
+              // 409: final already, or the same admin again.
+              expect([200, 409], JSON.stringify(res.body)).toContain(res.status)
+              if (res.status === 200 && res.body.status === 'completed') net.set(w.currency, net.get(w.currency)! - w.amount)
+            }
           }
           await expectBooksBalanced(base, quote, net)
           await expectWholeLots(symbol, shape.step)
@@ -247,7 +302,8 @@ async function expectBooksBalanced(base: string, quote: string, net: Map<string,
           and a.balance <> (select coalesce(sum(amount), 0) from ledger_entries l where l.tenant_id = a.tenant_id and l.currency = a.currency)) as ledger_off,
         (select count(*)::int from accounts a where currency = ${currency}
           and a.hold <> (select coalesce(sum(hold), 0) from orders o where o.tenant_id = a.tenant_id and o.hold_currency = a.currency
-            and o.status in ('open', 'partially_filled'))) as hold_off,
+            and o.status in ('open', 'partially_filled'))
+            + (select coalesce(sum(amount), 0) from withdrawals w where w.tenant_id = a.tenant_id and w.currency = a.currency and w.status = 'pending')) as hold_off,
         (select count(*)::int from orders where hold_currency = ${currency} and status in ('filled', 'cancelled') and hold <> 0) as ended_holding`.execute(db)
     const r = rows[0]!
     // Σ balances + Σ fees = deposits − withdrawals, to the unit.
@@ -315,6 +371,147 @@ describe.skipIf(!onPostgres)('one tenant spending beyond its balance at once, th
     expect(tally(answers), JSON.stringify(shown, null, 2)).toEqual({ '201 created': 57, '422 value_error.insufficient_balance': 143 })
     const account = (await server.request('GET', `${API}/accounts/${quote}`, { token: spender.token })).body
     expect(account).toMatchObject({ balance: '570.00', hold: '570.00', available: '0.00' })
+    expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
+  })
+  /** A tenant allowed to withdraw, its account in `currency` funded with `amount`, with a destination there. */
+  async function withdrawer(currency: string, amount: string): Promise<TestClient & { destination: string }> {
+    const client = await createTestClient(server, { funded: false, scopes: [...DEFAULT_SCOPES, 'accounts:withdraw'] })
+    const res = await server.request('POST', `${API}/transfers`, {
+      token: admin.token,
+      body: { tenant_id: client.tenantId, currency, amount, kind: 'deposit', reference: `fund-${client.tenantId}` },
+    })
+    expect(res.status).toBe(201)
+    const destination = await addDestination(server.services.db, { tenant_id: client.tenantId, currency, label: 'out', iban: 'GB82WEST12345698765432' })
+    return { ...client, destination: destination.uid }
+  }
+
+  const call = (url: string, method: string, path: string, token: string, body?: unknown) =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
+
+  it('accepts exactly the orders and withdrawals one account can pay for, asked at once on two processes', { timeout: 120_000 }, async () => {
+    const symbol = await createMarket(server.services.db, {}, { funded: false })
+    const [, quote] = symbol.split('-') as [string, string]
+    const spender = await withdrawer(quote, '570.00')
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => {
+        const url = i % 2 === 0 ? server.url : other.url
+        return i % 4 < 2
+          ? call(url, 'POST', ORDERS, spender.token, { symbol, side: 'buy', type: 'limit', quantity: '1', price: '10.00' })
+          : call(url, 'POST', `${API}/withdrawals`, spender.token, {
+              currency: quote,
+              amount: '10.00',
+              destination_uid: spender.destination,
+              reference: `race-${i}`,
+            })
+      }),
+    )
+    const kinds = answers.reduce<Record<string, number>>((t, a) => {
+      const k = `${a.status} ${a.status === 201 ? 'created' : (a.body?.detail?.[0]?.type ?? a.body?.error)}`
+      return { ...t, [k]: (t[k] ?? 0) + 1 }
+    }, {})
+    expect(kinds).toEqual({ '201 created': 57, '422 value_error.insufficient_balance': 143 })
+    const account = (await server.request('GET', `${API}/accounts/${quote}`, { token: spender.token })).body
+    expect(account).toMatchObject({ balance: '570.00', hold: '570.00', available: '0.00' })
+    expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
+  })
+
+  it('never lets an approval and a cancellation of one withdrawal both win, on two processes', { timeout: 120_000 }, async () => {
+    const symbol = await createMarket(server.services.db, {}, { funded: false })
+    const [, quote] = symbol.split('-') as [string, string]
+    const bank = await withdrawer(quote, '1000.00')
+    // At or above 5.00, two approvals: those race two admins and the bank.
+    await setApprovalThreshold(server.services.db, quote, '5.00')
+    const asked = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call(server.url, 'POST', `${API}/withdrawals`, bank.token, {
+          currency: quote,
+          amount: i % 2 === 0 ? '1.00' : '5.00',
+          destination_uid: bank.destination,
+          reference: `duel-${i}`,
+        }),
+      ),
+    )
+    expect(asked.map((a) => a.status)).toEqual(Array(40).fill(201))
+    const outcomes = await Promise.all(
+      asked.map(async ({ body: w }, i) => {
+        const path = `${API}/withdrawals/${w.uid}`
+        const [approved, cancelled, second] = await Promise.all([
+          call(i % 2 === 0 ? server.url : other.url, 'POST', `${path}/approve`, admin.token, {}),
+          call(i % 2 === 0 ? other.url : server.url, 'DELETE', path, bank.token),
+          call(i % 2 === 0 ? other.url : server.url, 'POST', `${path}/approve`, admin2.token, {}),
+        ])
+        const stored = (await call(server.url, 'GET', path, admin.token)).body
+        return { amount: w.amount as string, approved, cancelled, second, stored }
+      }),
+    )
+    let paid = 0
+    for (const { amount, approved, cancelled, second, stored } of outcomes) {
+      for (const answer of [approved, cancelled, second]) expect([200, 409]).toContain(answer.status)
+      if (stored.status === 'cancelled') {
+        // The cancellation won: any approval before it left the withdrawal pending (two were needed).
+        expect(cancelled.status).toBe(200)
+        expect(stored.approvals.length).toBeLessThan(amount === '1.00' ? 1 : 2)
+      } else {
+        expect(stored.status).toBe('completed')
+        expect(cancelled.status).toBe(409)
+        expect(stored.approvals.length).toBe(amount === '1.00' ? 1 : 2)
+        paid += Number(amount)
+      }
+    }
+    const account = (await server.request('GET', `${API}/accounts/${quote}`, { token: bank.token })).body
+    expect(account).toMatchObject({ balance: (1000 - paid).toFixed(2), hold: '0.00' })
+    expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
+  })
+
+  it('leaves every account accounted for when a process is killed amid withdrawals, decisions and trades', { timeout: 180_000 }, async () => {
+    const victim = await startServerProcess({ DATABASE_URL: server.database.databaseUrl!, DATA_DIR: server.database.dataDir, PUBLIC_BASE_URL: TEST_BASE_URL })
+    const symbol = await createMarket(server.services.db, {}, { funded: false })
+    const [base, quote] = symbol.split('-') as [string, string]
+    const [buyer, seller] = [await withdrawer(quote, '100000.00'), await withdrawer(base, '100000.00')]
+    let answered = 0
+    const calls: Promise<unknown>[] = []
+    let killed!: () => void
+    const enough = new Promise<void>((resolve) => (killed = resolve))
+    const count = <T>(p: Promise<T>) => p.finally(() => ++answered >= 30 && killed()).catch(() => undefined)
+    for (let i = 0; i < 150; i++) {
+      const url = i % 3 === 0 ? server.url : victim.url
+      calls.push(
+        count(
+          call(url, 'POST', `${API}/withdrawals`, buyer.token, {
+            currency: quote,
+            amount: '3.00',
+            destination_uid: buyer.destination,
+            reference: `kill-${i}`,
+          }).then((res) =>
+            res.status === 201 && i % 2 === 0
+              ? call(
+                  i % 4 === 0 ? victim.url : server.url,
+                  i % 8 === 0 ? 'DELETE' : 'POST',
+                  `${API}/withdrawals/${res.body.uid}${i % 8 === 0 ? '' : '/approve'}`,
+                  i % 8 === 0 ? buyer.token : admin.token,
+                  i % 8 === 0 ? undefined : {},
+                )
+              : res,
+          ),
+        ),
+        count(
+          call(url, 'POST', ORDERS, i % 2 === 0 ? buyer.token : seller.token, {
+            symbol,
+            side: i % 2 === 0 ? 'buy' : 'sell',
+            type: 'limit',
+            quantity: '1',
+            price: '10.00',
+          }),
+        ),
+      )
+    }
+    await enough
+    await victim.stop('SIGKILL')
+    await Promise.all(calls)
     expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
   })
 })

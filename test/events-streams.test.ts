@@ -181,6 +181,7 @@ describe('GET /api/exchange/v1/events as JSON, for pollers', () => {
       fill: { en: 'Fill' },
       account: { en: 'Account' },
       entry: { en: 'Entry' },
+      withdrawal: { en: 'Withdrawal' },
     })
     // Each order's order.created, then the balance event of what it holds.
     expect(all.body.items.map((e: any) => [e.sequence, e.type, e.order?.price ?? e.account.hold])).toEqual([

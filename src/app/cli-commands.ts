@@ -20,6 +20,8 @@ import { ORDERS_READ, ORDERS_WRITE } from '../modules/exchange/orders/orders.ts'
 import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
 import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
 import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
+import { ACCOUNTS_WITHDRAW } from '../modules/exchange/withdrawals/withdrawals.ts'
+import { runWithdrawalsCommand, WITHDRAWAL_ARGUMENT_NAMES, WithdrawalUsageError } from './cli-withdrawals.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
 
@@ -39,6 +41,8 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
   account fees                        (fees collected, per currency)
   account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
+  account set-limit --tenant UUID --currency CODE --daily AMOUNT|none   (daily withdrawal limit)
+  account set-threshold --currency CODE AMOUNT|none   (two approvals from this amount on)
   db migrate
   db seed
 
@@ -54,7 +58,9 @@ export class UsageError extends Error {}
  * Every scope the service checks (the operations' declarations; the admin default holds them all):
  * a client granted anything else holds a scope nothing asks for, so the CLI refuses it.
  */
-export const KNOWN_SCOPES: readonly string[] = [...new Set([...DEFAULT_ADMIN_SCOPES, SYMBOLS_READ, ORDERS_READ, ORDERS_WRITE, ACCOUNTS_READ, ACCOUNTS_WRITE])]
+export const KNOWN_SCOPES: readonly string[] = [
+  ...new Set([...DEFAULT_ADMIN_SCOPES, SYMBOLS_READ, ORDERS_READ, ORDERS_WRITE, ACCOUNTS_READ, ACCOUNTS_WRITE, ACCOUNTS_WITHDRAW]),
+]
 const scopeParts = (index: 0 | 1) => new Set(KNOWN_SCOPES.map((scope) => scope.split(':')[index]!))
 const RESOURCES = scopeParts(0)
 const ACTIONS = scopeParts(1)
@@ -86,6 +92,7 @@ const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
   'account withdraw': { tenant_id: '--tenant' },
   'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
   'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
+  ...WITHDRAWAL_ARGUMENT_NAMES,
 }
 
 /** An operation refused a command's arguments: `failure` names each by its flag. */
@@ -145,6 +152,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       currency: { type: 'string' },
       amount: { type: 'string' },
       reference: { type: 'string' },
+      daily: { type: 'string' },
     },
   })
   const [area, command, ...rest] = positionals
@@ -231,6 +239,11 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       case 'db seed':
         return print(await seedDemoMarket(db))
       default:
+        try {
+          if (await runWithdrawalsCommand(config, db, area, command, rest, values, print)) return
+        } catch (error) {
+          throw error instanceof WithdrawalUsageError ? new UsageError(error.message) : error
+        }
         throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }

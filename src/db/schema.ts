@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely'
 
 import type { Decimal, Timestamp } from './column-types.ts'
+import type { WithdrawalDestinationTable, WithdrawalLimitTable, WithdrawalTable, WithdrawalThresholdTable } from './withdrawals.table.ts'
 
 export type { Decimal, Timestamp } from './column-types.ts'
 
@@ -31,6 +32,10 @@ export interface Database {
   accounts: AccountTable
   ledger_entries: LedgerEntryTable
   collected_fees: CollectedFeeTable
+  withdrawal_destinations: WithdrawalDestinationTable
+  withdrawals: WithdrawalTable
+  withdrawal_limits: WithdrawalLimitTable
+  withdrawal_thresholds: WithdrawalThresholdTable
 }
 
 export interface TenantTable {
@@ -230,7 +235,7 @@ export interface FillTable {
 export interface TenantEventTable {
   tenant_id: string
   sequence: number
-  type: 'order.created' | 'order.updated' | 'fill' | 'balance'
+  type: 'order.created' | 'order.updated' | 'fill' | 'balance' | 'withdrawal'
   created_at: string
   /** The event's JSON body exactly as delivered. */
   payload: string

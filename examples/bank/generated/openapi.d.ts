@@ -132,6 +132,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List destinations
+         * @description Your tenant's destinations (admins: every tenant's, or one's with `tenant_id`).
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listDestinations"];
+        put?: never;
+        /**
+         * Register a destination
+         * @description Admins only (role `admin`). Registers an account a tenant's withdrawals in one currency may be paid to. `iban` must be an IBAN (ISO 13616, mod-97) or an Iranian Sheba (`IR` and 24 digits), else 422 `value_error.iban`.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["createDestination"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/v1/events": {
         parameters: {
             query?: never;
@@ -141,7 +169,7 @@ export interface paths {
         };
         /**
          * Your tenant's order events
-         * @description Every change of your orders, in order: `order.created`, `order.updated` (filled, partially filled, cancelled) and `fill`, and `balance` (an account changed) for callers with `accounts:read`, numbered by `sequence` without gaps (a caller without `accounts:read` is not given `balance` events: its sequence shows their gaps). With `Accept: text/event-stream`, a Server-Sent Events stream that resumes after `after` or `Last-Event-ID`; otherwise one page of the events after `after`, for polling.
+         * @description Every change of your orders, in order: `order.created`, `order.updated` (filled, partially filled, cancelled) and `fill`, and `balance` (an account changed) and `withdrawal` (a withdrawal changed) for callers with `accounts:read`, numbered by `sequence` without gaps (a caller without `accounts:read` is not given those events: its sequence shows their gaps). With `Accept: text/event-stream`, a Server-Sent Events stream that resumes after `after` or `Last-Event-ID`; otherwise one page of the events after `after`, for polling.
          *
          *     Requires the scope `orders:read`.
          */
@@ -504,6 +532,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List withdrawals
+         * @description Your tenant's withdrawals, optionally of one `status` or `currency` (admins: every tenant's, or one's with `tenant_id`).
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["listWithdrawals"];
+        put?: never;
+        /**
+         * Request a withdrawal
+         * @description Asks to pay `amount` out to one of your tenant's destinations in that currency. The amount is held at once (available drops, hold rises) until an admin approves (it is paid: a `withdrawal` ledger entry), rejects it or you cancel it. `reference` is unique per tenant: the same request again answers the first withdrawal (200), never a second hold.
+         *
+         *     Requires the scope `accounts:withdraw`.
+         */
+        post: operations["requestWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/withdrawals/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One withdrawal
+         * @description Requires the scope `accounts:read`.
+         */
+        get: operations["getWithdrawal"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a withdrawal
+         * @description Takes back your tenant's pending withdrawal: its hold is released.
+         *
+         *     Requires the scope `accounts:withdraw`.
+         */
+        delete: operations["cancelWithdrawal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/withdrawals/{uid}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a withdrawal
+         * @description Admins only (role `admin`). One approval pays a withdrawal out (`completed`: the `withdrawal` ledger entry, the hold released, in one transaction); at or above the currency's approval threshold two approvals by two different admin clients are needed, the first leaving it `pending`. The client that requested it can never approve it (403).
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["approveWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/withdrawals/{uid}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a withdrawal
+         * @description Admins only (role `admin`). Refuses a pending withdrawal: its hold is released and `reason` kept.
+         *
+         *     Requires the scope `accounts:write`.
+         */
+        post: operations["rejectWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -804,6 +930,10 @@ export interface components {
             quantity?: string | null;
             price?: string | null;
         };
+        ApproveWithdrawalInput: {
+            /** @example Matches the payout instruction */
+            reason?: string;
+        };
         /**
          * @description `error` is `bad_request`; `detail` repeats `message`.
          * @example {
@@ -1015,6 +1145,61 @@ export interface components {
          * @example 0.0100
          */
         Decimal: string;
+        Destination: {
+            uid: components["schemas"]["Uuid"];
+            tenant_id: components["schemas"]["Uuid"];
+            /** @example IRR */
+            currency: string;
+            label: string;
+            /**
+             * @description Upper case, without spaces.
+             * @example IR062960000000100324200001
+             */
+            iban: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        DestinationInput: {
+            /** Format: uuid */
+            tenant_id: string;
+            /** @example USD */
+            currency: string;
+            /** @example Operating account at Bank Melli */
+            label: string;
+            /**
+             * @description An IBAN (ISO 13616, mod-97 checked; spaces allowed) or an Iranian Sheba: `IR` and 24 digits. Stored upper case without spaces.
+             * @example IR062960000000100324200001
+             */
+            iban: string;
+        };
+        DestinationList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "tenant_id": {
+             *         "en": "Tenant ID"
+             *       },
+             *       "currency": {
+             *         "en": "Currency"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                tenant_id: components["schemas"]["Head"];
+                currency: components["schemas"]["Head"];
+                label: components["schemas"]["Head"];
+                iban: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Destination"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
+        };
         /**
          * @description `error` is `events_expired`; `detail` repeats `message`.
          * @example {
@@ -1407,7 +1592,7 @@ export interface components {
             /** @description The fill of a `fill` event; null otherwise. */
             fill: components["schemas"]["Fill"] | null;
         };
-        OrderEvent: components["schemas"]["OrderChangeEvent"] | components["schemas"]["BalanceEvent"];
+        OrderEvent: components["schemas"]["OrderChangeEvent"] | components["schemas"]["BalanceEvent"] | components["schemas"]["WithdrawalEvent"];
         OrderEventList: {
             /**
              * @description Display labels keyed by field name.
@@ -1431,6 +1616,7 @@ export interface components {
                 fill: components["schemas"]["Head"];
                 account: components["schemas"]["Head"];
                 entry: components["schemas"]["Head"];
+                withdrawal: components["schemas"]["Head"];
             };
             items: components["schemas"]["OrderEvent"][];
             /** @description Records matching the filters, over all pages. */
@@ -1587,6 +1773,10 @@ export interface components {
              * @example 600
              */
             expires_in: number;
+        };
+        RejectWithdrawalInput: {
+            /** @example Destination not confirmed by phone */
+            reason: string;
         };
         ServerTime: {
             /** @description The server's clock (UTC, as every timestamp of the API). */
@@ -1970,6 +2160,95 @@ export interface components {
             ctx?: {
                 [key: string]: unknown;
             };
+        };
+        Withdrawal: {
+            uid: components["schemas"]["Uuid"];
+            tenant_id: components["schemas"]["Uuid"];
+            /** @example IRR */
+            currency: string;
+            /** @description At the currency's precision. */
+            amount: components["schemas"]["Decimal"];
+            destination_uid: components["schemas"]["Uuid"];
+            reference: string;
+            /**
+             * @description `pending` (its amount held), then `completed` (paid out: a `withdrawal` ledger entry), `rejected` or `cancelled` (the hold released).
+             * @enum {string}
+             */
+            status: "pending" | "completed" | "rejected" | "cancelled";
+            /** @description In order; two are needed at or above the currency's approval threshold. */
+            approvals: components["schemas"]["WithdrawalApproval"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description When it was completed, rejected or cancelled; null while pending. */
+            decided_at: components["schemas"]["Timestamp"] | null;
+            /** @description Why it was rejected; null otherwise. */
+            reason: string | null;
+        };
+        WithdrawalApproval: {
+            /** @description The admin client that approved. */
+            client_id: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            reason: string | null;
+        };
+        WithdrawalEvent: {
+            /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
+            sequence: number;
+            /** @constant */
+            type: "withdrawal";
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The withdrawal as the change left it. */
+            withdrawal: components["schemas"]["Withdrawal"];
+        };
+        WithdrawalInput: {
+            /** @example USD */
+            currency: string;
+            /**
+             * @description A positive decimal as text, with at most the currency's precision of places.
+             * @example 250000000
+             */
+            amount: string;
+            /** Format: uuid */
+            destination_uid: string;
+            /**
+             * @description Unique per tenant: the same request again answers the withdrawal made the first time.
+             * @example payout-2026-12-09-0001
+             */
+            reference: string;
+        };
+        WithdrawalList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "tenant_id": {
+             *         "en": "Tenant ID"
+             *       },
+             *       "currency": {
+             *         "en": "Currency"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                tenant_id: components["schemas"]["Head"];
+                currency: components["schemas"]["Head"];
+                amount: components["schemas"]["Head"];
+                destination_uid: components["schemas"]["Head"];
+                reference: components["schemas"]["Head"];
+                status: components["schemas"]["Head"];
+                approvals: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                updated_at: components["schemas"]["Head"];
+                decided_at: components["schemas"]["Head"];
+                reason: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["Withdrawal"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
         };
     };
     responses: {
@@ -2421,6 +2700,137 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listDestinations: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "created_at" | "-created_at" | "currency" | "-currency" | "label" | "-label";
+                /** @description One currency, case-insensitive. */
+                currency?: string;
+                /** @description Admins only: one tenant's (without it, every tenant's). */
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of destinations */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DestinationList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DestinationInput"];
+            };
+        };
+        responses: {
+            /** @description Registered */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Destination"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3907,6 +4317,517 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listWithdrawals: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description Updated at or after (ISO 8601 with a time and a zone). */
+                updated_at_from?: string;
+                /** @description Updated at or before (ISO 8601 with a time and a zone). */
+                updated_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "currency" | "-currency" | "amount" | "-amount" | "status" | "-status";
+                status?: "pending" | "completed" | "rejected" | "cancelled";
+                /** @description One currency, case-insensitive. */
+                currency?: string;
+                /** @description Admins only: one tenant's (without it, every tenant's). */
+                tenant_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of withdrawals */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WithdrawalList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    requestWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalInput"];
+            };
+        };
+        responses: {
+            /** @description A retry: `reference` names the same withdrawal asked for before, which is answered */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description Requested: pending, its amount held */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:withdraw` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description `reference` names a different withdrawal of your tenant */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed: every rule broken, in field order; `value_error.destination` (not one of your tenant's destinations in this currency), then `value_error.withdrawal_limit` (ctx `limit`, `used`: over the tenant's daily limit in the currency) or `value_error.insufficient_balance` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The withdrawal's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The withdrawal */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:read`; or: Another tenant's withdrawal (admins may read any) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No withdrawal has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    cancelWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The withdrawal's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled withdrawal */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:withdraw`; or: Another tenant's withdrawal (admins too) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No withdrawal has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The withdrawal is no longer pending */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    approveWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The withdrawal's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveWithdrawalInput"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal with this approval: `completed`, or `pending` awaiting a second approval */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin, or is the client that requested the withdrawal */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No withdrawal has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The withdrawal is no longer pending, or this client already approved it */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    rejectWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The withdrawal's uid (a UUID; anything else is 404). */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectWithdrawalInput"];
+            };
+        };
+        responses: {
+            /** @description The rejected withdrawal */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Withdrawal"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No withdrawal has this uid */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The withdrawal is no longer pending */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -57,12 +57,18 @@ export async function endedOrdersHolding(db: Db): Promise<{ uid: string; tenant_
   return rows
 }
 
-/** Accounts whose hold is not the sum of their open orders' holds (and open holds with no account), with both. */
+/**
+ * Accounts whose hold is not the sum of their open orders' holds and pending withdrawals' amounts
+ * (and such holds with no account), with both.
+ */
 export async function holdMismatches(db: Db): Promise<{ tenant_id: string; currency: string; hold: string; orders: string }[]> {
   const { rows } = await sql<{ tenant_id: string; currency: string; hold: string; orders: string }>`
     with held as (
-      select tenant_id, hold_currency as currency, sum(hold) as total from orders
-      where hold > 0 and status in ('open', 'partially_filled') group by tenant_id, hold_currency
+      select tenant_id, currency, sum(amount) as total from (
+        select tenant_id, hold_currency as currency, hold as amount from orders where hold > 0 and status in ('open', 'partially_filled')
+        union all
+        select tenant_id, currency, amount from withdrawals where status = 'pending'
+      ) h group by tenant_id, currency
     )
     select coalesce(a.tenant_id, h.tenant_id) as tenant_id, coalesce(a.currency, h.currency) as currency,
       coalesce(a.hold, 0)::text as hold, coalesce(h.total, 0)::text as orders

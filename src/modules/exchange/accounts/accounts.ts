@@ -201,7 +201,7 @@ export interface Discrepancy {
 
 /**
  * `account check` (docs/accounts.md, "The check"): per currency Σ balances + Σ collected fees =
- * Σ deposits − Σ withdrawals; every balance = Σ its ledger; every hold = Σ its open orders' holds;
+ * Σ deposits − Σ withdrawals; every balance = Σ its ledger; every hold = Σ its open orders' holds + its pending withdrawals;
  * no ended order still holds anything. Answers every discrepancy found (none: all is accounted for).
  */
 export async function checkAccounts(db: Db): Promise<{ currencies: number; discrepancies: Discrepancy[] }> {
@@ -221,7 +221,10 @@ export async function checkAccounts(db: Db): Promise<{ currencies: number; discr
     discrepancies.push({ check: 'ledger', message: `account ${row.tenant_id} ${row.currency}: balance ${row.balance} != ledger sum ${row.ledger}` })
   }
   for (const row of await holdMismatches(db)) {
-    discrepancies.push({ check: 'hold', message: `account ${row.tenant_id} ${row.currency}: hold ${row.hold} != open orders' holds ${row.orders}` })
+    discrepancies.push({
+      check: 'hold',
+      message: `account ${row.tenant_id} ${row.currency}: hold ${row.hold} != open orders' holds and pending withdrawals ${row.orders}`,
+    })
   }
   for (const row of await endedOrdersHolding(db)) {
     discrepancies.push({

@@ -16,6 +16,7 @@ export const TENANT_EVENT_SCOPES = {
   'order.updated': 'orders:read',
   fill: 'orders:read',
   balance: 'accounts:read',
+  withdrawal: 'accounts:read',
 } as const satisfies Record<string, string>
 
 /** Types of the events of a tenant's stream that a matching pass writes. */

@@ -9,6 +9,8 @@ import type { CandleRecord } from '../market-data/candles.ts'
 import { CandleType } from '../market-data/market-data.graphql.ts'
 import { Order, OrderSideType } from '../orders/orders.graphql.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
+import type { WithdrawalRecord } from '../withdrawals/withdrawal-records.ts'
+import { Withdrawal } from '../withdrawals/withdrawals.graphql.ts'
 import { eventIterator, type StreamItem } from './event-streams.ts'
 import type { StoredEvent } from './events.repository.ts'
 import { openMarketStream, openTenantStream } from './events.ts'
@@ -29,6 +31,7 @@ interface OrderEventBody {
   fill: FillRow | null
   account?: AccountRecord | null
   entry?: LedgerEntryRecord | null
+  withdrawal?: WithdrawalRecord
 }
 
 interface BookLevelChange {
@@ -70,7 +73,7 @@ const OrderEvent = builder.objectRef<OrderEventBody>('OrderEvent').implement({
     sequence: t.string({ ...sequenceField, resolve: (e) => String(e.sequence) }),
     type: t.exposeString('type', {
       description:
-        '`order.created`, `order.updated` (filled, partially filled, cancelled), `fill`, or `balance` (an account changed; only for callers with accounts:read, others skip it and see the gap in sequence).',
+        '`order.created`, `order.updated` (filled, partially filled, cancelled), `fill`, `balance` (an account changed) or `withdrawal` (a withdrawal changed); those two only for callers with accounts:read, others skip them and see the gap in sequence.',
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.created_at }),
     order: t.field({ type: Order, nullable: true, description: 'The order as the change left it; null for a `balance` event.', resolve: (e) => e.order }),
@@ -87,6 +90,12 @@ const OrderEvent = builder.objectRef<OrderEventBody>('OrderEvent').implement({
       nullable: true,
       description: "The last ledger entry of a `balance` event's change; null for a hold change and for other events.",
       resolve: (e) => (e.entry ? { ...e.entry, precision: 0 } : null),
+    }),
+    withdrawal: t.field({
+      type: Withdrawal,
+      nullable: true,
+      description: 'The withdrawal as a `withdrawal` event left it (only for callers with accounts:read); null otherwise.',
+      resolve: (e) => e.withdrawal ?? null,
     }),
   }),
 })

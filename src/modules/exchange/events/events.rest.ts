@@ -47,7 +47,7 @@ export const eventRoutes: DocumentedRoute[] = [
       operationId: 'streamOrderEvents',
       summary: "Your tenant's order events",
       description:
-        'Every change of your orders, in order: `order.created`, `order.updated` (filled, partially filled, cancelled) and `fill`, and `balance` (an account changed) for callers with `accounts:read`, numbered by `sequence` without gaps (a caller without `accounts:read` is not given `balance` events: its sequence shows their gaps). With `Accept: text/event-stream`, a Server-Sent Events stream that resumes after `after` or `Last-Event-ID`; otherwise one page of the events after `after`, for polling.',
+        'Every change of your orders, in order: `order.created`, `order.updated` (filled, partially filled, cancelled) and `fill`, and `balance` (an account changed) and `withdrawal` (a withdrawal changed) for callers with `accounts:read`, numbered by `sequence` without gaps (a caller without `accounts:read` is not given those events: its sequence shows their gaps). With `Accept: text/event-stream`, a Server-Sent Events stream that resumes after `after` or `Last-Event-ID`; otherwise one page of the events after `after`, for polling.',
       tag: 'exchange',
       scope: ORDERS_READ,
       query: tenantEventsQuery,

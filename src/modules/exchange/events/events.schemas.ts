@@ -8,12 +8,13 @@ import { fillRecordSchema } from '../fills/fills.schemas.ts'
 import { tradeRecordSchema } from '../market/market.schemas.ts'
 import { candleEventBodySchema } from '../market-data/market-data.schemas.ts'
 import { ORDER_SIDES, orderRecordSchema } from '../orders/orders.schemas.ts'
+import { withdrawalRecordSchema } from '../withdrawals/withdrawals.schemas.ts'
 
-export const TENANT_EVENT_TYPES = ['order.created', 'order.updated', 'fill', 'balance'] as const
+export const TENANT_EVENT_TYPES = ['order.created', 'order.updated', 'fill', 'balance', 'withdrawal'] as const
 export const MARKET_EVENT_TYPES = ['trade', 'book', 'candle'] as const
 
 /** An event's fields, in order: a tenant event's, a market event's (which carries `trade` or `book`). */
-export const TENANT_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'order', 'fill', 'account', 'entry'] as const
+export const TENANT_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'order', 'fill', 'account', 'entry', 'withdrawal'] as const
 export const MARKET_EVENT_FIELDS = ['sequence', 'type', 'created_at', 'trade', 'book', 'candle'] as const
 
 /** A sequence as a query parameter or a GraphQL argument: text of digits (or an integer), 0 or more. */
@@ -76,7 +77,17 @@ const balanceEventSchema = z
   })
   .meta({ id: 'BalanceEvent' })
 
-export const tenantEventSchema = z.union([orderEventSchema, balanceEventSchema]).meta({ id: 'OrderEvent' })
+/** A change of one of the tenant's withdrawals (docs/accounts.md, "Withdrawals"). */
+const withdrawalEventSchema = z
+  .object({
+    sequence,
+    type: z.literal('withdrawal'),
+    created_at: timestampText,
+    withdrawal: withdrawalRecordSchema.meta({ description: 'The withdrawal as the change left it.' }),
+  })
+  .meta({ id: 'WithdrawalEvent' })
+
+export const tenantEventSchema = z.union([orderEventSchema, balanceEventSchema, withdrawalEventSchema]).meta({ id: 'OrderEvent' })
 
 const bookLevelChangeSchema = z
   .object({

@@ -20,6 +20,7 @@ import { ORDERS_READ, ORDERS_WRITE } from '../modules/exchange/orders/orders.ts'
 import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
 import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
 import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
+import { AUDIT_OPTIONS, AUDIT_USAGE, recordCommand, runAuditCommand } from './cli-audit.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
 
@@ -39,16 +40,19 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
   account fees                        (fees collected, per currency)
   account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
+${AUDIT_USAGE}
   db migrate
   db seed
 
 --out FILE (any command) writes its output to FILE instead of stdout, creating it with mode 0600;
-it refuses a FILE that exists.
+it refuses a FILE that exists. Every command but the listings and checks leaves an audit record.
 
 Uses DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR: through the
 server holding it when one runs, directly otherwise.`
 
 export class UsageError extends Error {}
+/** No such command: nothing ran, so nothing is audited. */
+class UnknownCommand extends UsageError {}
 
 /**
  * Every scope the service checks (the operations' declarations; the admin default holds them all):
@@ -86,6 +90,7 @@ const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
   'account withdraw': { tenant_id: '--tenant' },
   'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
   'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
+  'client set-allowed-ips': { cidrs: 'CIDR[,CIDR…]' },
 }
 
 /** An operation refused a command's arguments: `failure` names each by its flag. */
@@ -133,7 +138,11 @@ export type Output = (text: string) => void
  * `failure` turns into a message and an exit code.
  */
 export async function runCommand(config: Config, db: Db, argv: string[], stdout: Output): Promise<void> {
-  const print = (value: unknown): void => stdout(`${JSON.stringify(value)}\n`)
+  const printed: unknown[] = []
+  const print = (value: unknown): void => {
+    printed.push(value)
+    stdout(`${JSON.stringify(value)}\n`)
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -145,6 +154,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       currency: { type: 'string' },
       amount: { type: 'string' },
       reference: { type: 'string' },
+      ...AUDIT_OPTIONS,
     },
   })
   const [area, command, ...rest] = positionals
@@ -156,9 +166,11 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
   try {
     await run()
   } catch (error) {
+    if (area && command && !(error instanceof UnknownCommand)) await recordCommand(db, { area, command, rest, values }, { printed, error })
     if (error instanceof AppError && error.detail) throw new ArgumentsRefused(error, ARGUMENT_NAMES[`${area} ${command}`] ?? {})
     throw error
   }
+  await recordCommand(db, { area: area!, command: command!, rest, values }, { printed })
 
   async function run(): Promise<void> {
     switch (`${area} ${command}`) {
@@ -231,7 +243,8 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       case 'db seed':
         return print(await seedDemoMarket(db))
       default:
-        throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
+        if (await runAuditCommand(config, db, area, command, rest, values, print)) return
+        throw new UnknownCommand(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely'
 
+import type { AuditChainTable, AuditRecordTable, ClientAllowedAddressTable } from './audit.table.ts'
 import type { Decimal, Timestamp } from './column-types.ts'
 
 export type { Decimal, Timestamp } from './column-types.ts'
@@ -31,6 +32,9 @@ export interface Database {
   accounts: AccountTable
   ledger_entries: LedgerEntryTable
   collected_fees: CollectedFeeTable
+  audit_records: AuditRecordTable
+  audit_chain: AuditChainTable
+  client_allowed_addresses: ClientAllowedAddressTable
 }
 
 export interface TenantTable {

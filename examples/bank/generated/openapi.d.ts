@@ -42,6 +42,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit records
+         * @description Admins only (role `admin`). Every operator and admin action, login, refused login (folded per client id, address and minute, with `count`), refresh-token reuse, refused address and refused admin call, oldest first by default. A refusal of this call is recorded too.
+         *
+         *     Requires the scope `audit:read`.
+         */
+        get: operations["listAuditRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/v1/login": {
         parameters: {
             query?: never;
@@ -803,6 +825,72 @@ export interface components {
         AmendOrderRequest: {
             quantity?: string | null;
             price?: string | null;
+        };
+        AuditRecord: {
+            uid: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description What was done: `client.create`, `auth.login`, `auth.login_failed`, …
+             * @example client.create
+             */
+            action: string;
+            /** @description The client that acted (null `client_id` when a failed login named no client), or `{"cli": true}` for an operator. */
+            actor: {
+                client_id: string | null;
+                tenant_id: string | null;
+            } | {
+                /** @constant */
+                cli: true;
+            };
+            /** @description What the action was done to. */
+            target: {
+                type: string;
+                id: string | null;
+            } | null;
+            /** @description The caller's address (null for the CLI). */
+            ip: string | null;
+            request_id: string | null;
+            /** @enum {string} */
+            outcome: "ok" | "denied" | "failed";
+            /** @description What else is known; folded records carry `count`, `first_at` and `last_at`. Never a secret or token. */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description SHA-256 over the record and the previous record's hash (hex). */
+            hash: string;
+        };
+        AuditRecordList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "created_at": {
+             *         "en": "Created At"
+             *       },
+             *       "action": {
+             *         "en": "Action"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                action: components["schemas"]["Head"];
+                actor: components["schemas"]["Head"];
+                target: components["schemas"]["Head"];
+                ip: components["schemas"]["Head"];
+                request_id: components["schemas"]["Head"];
+                outcome: components["schemas"]["Head"];
+                details: components["schemas"]["Head"];
+                hash: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["AuditRecord"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
         };
         /**
          * @description `error` is `bad_request`; `detail` repeats `message`.
@@ -2162,6 +2250,75 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    listAuditRecords: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "created_at" | "-created_at";
+                action?: string;
+                actor_client_id?: string;
+                target_id?: string;
+                outcome?: "ok" | "denied" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit records */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditRecordList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `audit:read`; or: The caller is not an admin, or lacks `audit:read` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
         };
     };
     loginLegacy: {

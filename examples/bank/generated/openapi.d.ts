@@ -2301,7 +2301,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `audit:read`; or: The caller is not an admin, or lacks `audit:read` */
+            /** @description The token lacks the scope `audit:read`; or: The caller is not an admin, or lacks `audit:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2376,6 +2376,19 @@ export interface operations {
                     "application/json": components["schemas"]["LoginFailure"];
                 };
             };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -2440,6 +2453,19 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshFailure"];
                 };
             };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -2490,7 +2516,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2552,7 +2578,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2633,7 +2659,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2715,7 +2741,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2787,7 +2813,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2859,7 +2885,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read` */
+            /** @description The token lacks the scope `orders:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2932,7 +2958,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write` */
+            /** @description The token lacks the scope `orders:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3010,7 +3036,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write`; or: Another tenant's orders */
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's orders; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3070,7 +3096,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write` */
+            /** @description The token lacks the scope `orders:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3144,7 +3170,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read`; or: Another tenant's order */
+            /** @description The token lacks the scope `orders:read`; or: Another tenant's order; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3215,7 +3241,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too) */
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3303,7 +3329,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too) */
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3404,7 +3430,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3463,7 +3489,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3536,7 +3562,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3616,7 +3642,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3698,7 +3724,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3783,7 +3809,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3856,7 +3882,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3928,7 +3954,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4023,7 +4049,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin */
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4150,6 +4176,19 @@ export interface operations {
                     "application/json": components["schemas"]["LoginFailure"];
                 };
             };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -4214,6 +4253,19 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshFailure"];
                 };
             };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -4262,7 +4314,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another client's id (for non-admins, whether or not it exists) */
+            /** @description Another client's id (for non-admins, whether or not it exists); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4349,7 +4401,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `users:read`; or: `tenant_id` names another tenant (non-admins) */
+            /** @description The token lacks the scope `users:read`; or: `tenant_id` names another tenant (non-admins); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4409,7 +4461,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `users:write` */
+            /** @description The token lacks the scope `users:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4483,7 +4535,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `users:read`; or: Another tenant's user */
+            /** @description The token lacks the scope `users:read`; or: Another tenant's user; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

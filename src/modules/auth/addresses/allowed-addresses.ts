@@ -111,7 +111,7 @@ export interface AddressCheck {
  */
 export function assertAddressAllowed(services: AddressCheck, who: { clientId: string; tenantId: string | null }, ip: string, via: string): void {
   if (services.addresses.allows(who.clientId, ip)) return
-  services.audit.fold(`address_denied|${who.clientId}|${ip}`, {
+  services.audit.fold(`address_denied|${via}|${who.clientId}|${ip}`, {
     action: 'auth.address_denied',
     actor: { client_id: who.clientId, tenant_id: who.tenantId },
     target: { type: 'client', id: who.clientId },

@@ -166,7 +166,9 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
   try {
     await run()
   } catch (error) {
-    if (area && command && !(error instanceof UnknownCommand)) await recordCommand(db, { area, command, rest, values }, { printed, error })
+    // A record that cannot be written (the database is down) must not hide why the command failed.
+    if (area && command && !(error instanceof UnknownCommand))
+      await recordCommand(db, { area, command, rest, values }, { printed, error }).catch(() => undefined)
     if (error instanceof AppError && error.detail) throw new ArgumentsRefused(error, ARGUMENT_NAMES[`${area} ${command}`] ?? {})
     throw error
   }

@@ -74,7 +74,7 @@ describe('operator CLI', () => {
     expect(scope.stdout).toBe('')
     expect(scope.stderr.split('\n')[0]).toBe(
       'Unknown scope in --scopes: "accounts:wirte". Valid: symbols:read, orders:read, orders:write, users:read, users:write, accounts:read, ' +
-        'accounts:write; * for either part (orders:*, *:read, *:*)',
+        'accounts:write, audit:read; * for either part (orders:*, *:read, *:*)',
     )
     const wildcard = await cli('client', 'create', '--name', 'Typo bank', '--scopes', 'ordres:*,*:wirte')
     expect(wildcard.code).toBe(2)

@@ -62,7 +62,7 @@ describe('the accounts migration', () => {
     const rows = await db.selectFrom('clients').select(['id', 'scopes']).execute()
     const scopesOf = (name: string) => rows.find((r) => r.id === ids[name])!.scopes
     expect(scopesOf('bank')).toEqual([...old, 'accounts:read'])
-    expect(scopesOf('admin')).toEqual([...old, 'accounts:read', 'accounts:write'])
+    expect(scopesOf('admin')).toEqual([...old, 'accounts:read', 'accounts:write', 'audit:read'])
     expect(scopesOf('narrow')).toEqual(['symbols:read'])
     expect(scopesOf('wider')).toEqual([...old, 'orders:*'])
   })

@@ -21,6 +21,7 @@ import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
 import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
 import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
 import { ACCOUNTS_WITHDRAW } from '../modules/exchange/withdrawals/withdrawals.ts'
+import { AUDIT_OPTIONS, AUDIT_USAGE, recordCommand, runAuditCommand } from './cli-audit.ts'
 import { runWithdrawalsCommand, WITHDRAWAL_ARGUMENT_NAMES, WithdrawalUsageError } from './cli-withdrawals.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
@@ -43,16 +44,19 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
   account set-limit --tenant UUID --currency CODE --daily AMOUNT|none   (daily withdrawal limit)
   account set-threshold --currency CODE AMOUNT|none   (two approvals from this amount on)
+${AUDIT_USAGE}
   db migrate
   db seed
 
 --out FILE (any command) writes its output to FILE instead of stdout, creating it with mode 0600;
-it refuses a FILE that exists.
+it refuses a FILE that exists. Every command but the listings and checks leaves an audit record.
 
 Uses DATABASE_URL (PostgreSQL) when set, else the embedded database in DATA_DIR: through the
 server holding it when one runs, directly otherwise.`
 
 export class UsageError extends Error {}
+/** No such command: nothing ran, so nothing is audited. */
+class UnknownCommand extends UsageError {}
 
 /**
  * Every scope the service checks (the operations' declarations; the admin default holds them all):
@@ -93,6 +97,7 @@ const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
   'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
   'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
   ...WITHDRAWAL_ARGUMENT_NAMES,
+  'client set-allowed-ips': { cidrs: 'CIDR[,CIDR…]' },
 }
 
 /** An operation refused a command's arguments: `failure` names each by its flag. */
@@ -140,7 +145,11 @@ export type Output = (text: string) => void
  * `failure` turns into a message and an exit code.
  */
 export async function runCommand(config: Config, db: Db, argv: string[], stdout: Output): Promise<void> {
-  const print = (value: unknown): void => stdout(`${JSON.stringify(value)}\n`)
+  const printed: unknown[] = []
+  const print = (value: unknown): void => {
+    printed.push(value)
+    stdout(`${JSON.stringify(value)}\n`)
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -153,6 +162,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       amount: { type: 'string' },
       reference: { type: 'string' },
       daily: { type: 'string' },
+      ...AUDIT_OPTIONS,
     },
   })
   const [area, command, ...rest] = positionals
@@ -164,9 +174,13 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
   try {
     await run()
   } catch (error) {
+    // A record that cannot be written (the database is down) must not hide why the command failed.
+    if (area && command && !(error instanceof UnknownCommand))
+      await recordCommand(db, { area, command, rest, values }, { printed, error }).catch(() => undefined)
     if (error instanceof AppError && error.detail) throw new ArgumentsRefused(error, ARGUMENT_NAMES[`${area} ${command}`] ?? {})
     throw error
   }
+  await recordCommand(db, { area: area!, command: command!, rest, values }, { printed })
 
   async function run(): Promise<void> {
     switch (`${area} ${command}`) {
@@ -244,7 +258,8 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
         } catch (error) {
           throw error instanceof WithdrawalUsageError ? new UsageError(error.message) : error
         }
-        throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
+        if (await runAuditCommand(config, db, area, command, rest, values, print)) return
+        throw new UnknownCommand(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }
 }

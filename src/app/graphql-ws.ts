@@ -100,7 +100,7 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
       } catch (error) {
         const refusal = toAppError(error)
         if (refusal.status >= 500) logFailure(logger, refusal, state.id)
-        socket.close(refusal.kind === 'unauthenticated' ? CloseCode.Forbidden : TRY_AGAIN_LATER, closeReason(refusal.message))
+        socket.close(refusal.kind === 'unauthenticated' || refusal.kind === 'forbidden' ? CloseCode.Forbidden : TRY_AGAIN_LATER, closeReason(refusal.message))
         return false
       }
       // The client left while its token was checked: nothing to watch.

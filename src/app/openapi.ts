@@ -112,7 +112,9 @@ function operation(route: Route, doc: RouteDoc): ZodOpenApiOperationObject {
   const errorResponse = (kind: DocumentedErrorKind, when: string) =>
     jsonResponse(when, errorBodies[kind], counted ? countedHeaders : baseHeaders, kind === 'not_found' ? notFoundExamples(route.path) : undefined)
   if (access === 'token') add(401, shared.unauthorized)
-  const forbidden = [doc.scope && `The token lacks the scope \`${doc.scope}\``, doc.errors?.forbidden].filter(Boolean)
+  // Any caller whose client has an address allow-list may be refused by it (docs/operations.md, "Address allow-lists").
+  const addressRefusal = access !== 'public' && "The caller's address is outside its client's allow-list (`Address not allowed`)"
+  const forbidden = [doc.scope && `The token lacks the scope \`${doc.scope}\``, doc.errors?.forbidden, addressRefusal].filter(Boolean)
   if (forbidden.length) add(403, errorResponse('forbidden', forbidden.join('; or: ')))
   for (const [kind, when] of Object.entries(doc.errors ?? {}) as [DocumentedErrorKind, string][]) add(errorStatus(kind), errorResponse(kind, when))
   const database = doc.database ?? access !== 'public'

@@ -1,4 +1,5 @@
 import type { RequestContext, RequestState, ResponseWatch, Services } from '../core/context.ts'
+import { guardAddress } from '../modules/auth/addresses/address-guard.ts'
 import { countedAuthContext } from '../rate-limits/counted-auth-context.ts'
 
 export function createRequestContext(
@@ -12,7 +13,7 @@ export function createRequestContext(
     requestId: state.id,
     clientIp: state.clientIp,
     services,
-    auth: countedAuthContext(services, state, authorization),
+    auth: guardAddress(countedAuthContext(services, state, authorization), services, state.clientIp),
     state,
   }
 }

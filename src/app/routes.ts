@@ -1,4 +1,5 @@
 import type { DocumentedRoute } from '../http/router.ts'
+import { auditRoutes } from '../modules/audit/audit.rest.ts'
 import { clientIdentityRoutes } from '../modules/auth/clients/client-identity.rest.ts'
 import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
@@ -33,6 +34,7 @@ export const routes: DocumentedRoute[] = [
   ...withdrawalRoutes,
   ...eventRoutes,
   ...userRoutes,
+  ...auditRoutes,
   ...openApiRoutes(() => routes),
   ...docsPageRoutes,
 ]

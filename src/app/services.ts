@@ -9,6 +9,8 @@ import { ReadCoalescer } from '../core/read-coalescer.ts'
 import { type DatabaseHandle, type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { listenForNotifications, type NotificationListener } from '../db/notifications.ts'
+import { AuditTrail } from '../modules/audit/audit-trail.ts'
+import { AddressLists } from '../modules/auth/addresses/allowed-addresses.ts'
 import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/auth/keys/signing-keys.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
@@ -48,6 +50,10 @@ export interface AppServices {
   eventRetention: EventRetention
   /** The market's day and clock: the reference price roll, candle and ticker windows (docs/market-data.md). */
   marketDay: MarketDay
+  /** Appends audit records, folding repeated failures (docs/operations.md, "Audit trail"). */
+  audit: AuditTrail
+  /** Clients' address allow-lists, reloaded with the revocations (docs/operations.md, "Address allow-lists"). */
+  addresses: AddressLists
   /** How often the background reloads run (what `openServices` was given, else the defaults). */
   intervals: ReloadIntervals
 }
@@ -102,7 +108,11 @@ export async function openServices(config: Config, logger: Logger, options: Open
     await keys.init()
     await warnOfPlainKeys(database.db, config, logger)
     const revocations = new RevocationCache(database.db, config)
+    const addresses = new AddressLists(database.db)
+    revocations.alsoLoad(() => addresses.load())
     await revocations.reload()
+    const audit = new AuditTrail(database.db, logger)
+    audit.start()
     const symbolsCache = new SymbolsCache(database.db)
     await symbolsCache.check()
     keys.start(intervals.keys, (err) => logger.warn({ err }, 'signing key reload failed'))
@@ -171,6 +181,8 @@ export async function openServices(config: Config, logger: Logger, options: Open
       eventNotifications,
       eventRetention,
       marketDay,
+      audit,
+      addresses,
       intervals,
     }
   } catch (error) {
@@ -200,6 +212,7 @@ async function warnOfPlainKeys(db: Db, config: Config, logger: Logger): Promise<
 export async function closeServices(services: Services): Promise<void> {
   services.events.close()
   services.marketDay.stop()
+  await services.audit.close()
   await Promise.all([
     services.keys.stop(),
     services.revocations.stop(),

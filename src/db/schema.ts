@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely'
 
+import type { AuditChainTable, AuditRecordTable, ClientAllowedAddressTable } from './audit.table.ts'
 import type { Decimal, Timestamp } from './column-types.ts'
 import type { WithdrawalDestinationTable, WithdrawalLimitTable, WithdrawalTable, WithdrawalThresholdTable } from './withdrawals.table.ts'
 
@@ -36,6 +37,9 @@ export interface Database {
   withdrawals: WithdrawalTable
   withdrawal_limits: WithdrawalLimitTable
   withdrawal_thresholds: WithdrawalThresholdTable
+  audit_records: AuditRecordTable
+  audit_chain: AuditChainTable
+  client_allowed_addresses: ClientAllowedAddressTable
 }
 
 export interface TenantTable {

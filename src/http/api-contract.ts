@@ -54,6 +54,7 @@ export const API_TAGS = {
   auth: 'Log in with client credentials, refresh tokens, read your client record and the public signing keys.',
   exchange: 'Tradable symbols and their rules; placing, listing and cancelling orders; fills, the book, trades and live events.',
   users: "The tenant's users: the people who act for a bank.",
+  admin: "The exchange center's own: the audit trail.",
   system: 'Health checks, this document and the API reference page.',
 } as const
 

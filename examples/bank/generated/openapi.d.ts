@@ -42,6 +42,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit records
+         * @description Admins only (role `admin`). Every operator and admin action, login, refused login (folded per client id, address and minute, with `count`), refresh-token reuse, refused address and refused admin call, oldest first by default. A refusal of this call is recorded too.
+         *
+         *     Requires the scope `audit:read`.
+         */
+        get: operations["listAuditRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/v1/login": {
         parameters: {
             query?: never;
@@ -933,6 +955,72 @@ export interface components {
         ApproveWithdrawalInput: {
             /** @example Matches the payout instruction */
             reason?: string;
+        };
+        AuditRecord: {
+            uid: components["schemas"]["Uuid"];
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description What was done: `client.create`, `auth.login`, `auth.login_failed`, …
+             * @example client.create
+             */
+            action: string;
+            /** @description The client that acted (null `client_id` when a failed login named no client), or `{"cli": true}` for an operator. */
+            actor: {
+                client_id: string | null;
+                tenant_id: string | null;
+            } | {
+                /** @constant */
+                cli: true;
+            };
+            /** @description What the action was done to. */
+            target: {
+                type: string;
+                id: string | null;
+            } | null;
+            /** @description The caller's address (null for the CLI). */
+            ip: string | null;
+            request_id: string | null;
+            /** @enum {string} */
+            outcome: "ok" | "denied" | "failed";
+            /** @description What else is known; folded records carry `count`, `first_at` and `last_at`. Never a secret or token. */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description SHA-256 over the record and the previous record's hash (hex). */
+            hash: string;
+        };
+        AuditRecordList: {
+            /**
+             * @description Display labels keyed by field name.
+             * @example {
+             *       "uid": {
+             *         "en": "UID"
+             *       },
+             *       "created_at": {
+             *         "en": "Created At"
+             *       },
+             *       "action": {
+             *         "en": "Action"
+             *       }
+             *     }
+             */
+            heads: {
+                uid: components["schemas"]["Head"];
+                created_at: components["schemas"]["Head"];
+                action: components["schemas"]["Head"];
+                actor: components["schemas"]["Head"];
+                target: components["schemas"]["Head"];
+                ip: components["schemas"]["Head"];
+                request_id: components["schemas"]["Head"];
+                outcome: components["schemas"]["Head"];
+                details: components["schemas"]["Head"];
+                hash: components["schemas"]["Head"];
+            };
+            items: components["schemas"]["AuditRecord"][];
+            /** @description Records matching the filters, over all pages. */
+            total: number;
+            offset: number;
+            limit: number;
         };
         /**
          * @description `error` is `bad_request`; `detail` repeats `message`.
@@ -2443,6 +2531,75 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listAuditRecords: {
+        parameters: {
+            query?: {
+                offset?: number;
+                limit?: number;
+                /** @description Created at or after: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                created_at_from?: string;
+                /** @description Created at or before (ISO 8601 with a time and a zone). */
+                created_at_to?: string;
+                /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
+                order_by?: "created_at" | "-created_at";
+                action?: string;
+                actor_client_id?: string;
+                target_id?: string;
+                outcome?: "ok" | "denied" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit records */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditRecordList"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `audit:read`; or: The caller is not an admin, or lacks `audit:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     loginLegacy: {
         parameters: {
             query?: never;
@@ -2496,6 +2653,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoginFailure"];
+                };
+            };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -2562,6 +2732,19 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshFailure"];
                 };
             };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -2612,7 +2795,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2674,7 +2857,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2756,7 +2939,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2816,7 +2999,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin */
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2886,7 +3069,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2968,7 +3151,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `orders:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3040,7 +3223,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3112,7 +3295,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read` */
+            /** @description The token lacks the scope `orders:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3185,7 +3368,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write` */
+            /** @description The token lacks the scope `orders:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3263,7 +3446,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write`; or: Another tenant's orders */
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's orders; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3323,7 +3506,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write` */
+            /** @description The token lacks the scope `orders:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3397,7 +3580,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:read`; or: Another tenant's order */
+            /** @description The token lacks the scope `orders:read`; or: Another tenant's order; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3468,7 +3651,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too) */
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3556,7 +3739,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too) */
+            /** @description The token lacks the scope `orders:write`; or: Another tenant's order (admins too); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3657,7 +3840,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3716,7 +3899,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3789,7 +3972,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3869,7 +4052,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3951,7 +4134,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4036,7 +4219,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4109,7 +4292,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4181,7 +4364,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `symbols:read` */
+            /** @description The token lacks the scope `symbols:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4276,7 +4459,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin */
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4377,7 +4560,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant */
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4450,7 +4633,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:withdraw` */
+            /** @description The token lacks the scope `accounts:withdraw`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4536,7 +4719,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:read`; or: Another tenant's withdrawal (admins may read any) */
+            /** @description The token lacks the scope `accounts:read`; or: Another tenant's withdrawal (admins may read any); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4607,7 +4790,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:withdraw`; or: Another tenant's withdrawal (admins too) */
+            /** @description The token lacks the scope `accounts:withdraw`; or: Another tenant's withdrawal (admins too); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4695,7 +4878,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin, or is the client that requested the withdrawal */
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin, or is the client that requested the withdrawal; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4786,7 +4969,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin */
+            /** @description The token lacks the scope `accounts:write`; or: The caller is not an admin; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4914,6 +5097,19 @@ export interface operations {
                     "application/json": components["schemas"]["LoginFailure"];
                 };
             };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -4978,6 +5174,19 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshFailure"];
                 };
             };
+            /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -5026,7 +5235,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Another client's id (for non-admins, whether or not it exists) */
+            /** @description Another client's id (for non-admins, whether or not it exists); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5113,7 +5322,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `users:read`; or: `tenant_id` names another tenant (non-admins) */
+            /** @description The token lacks the scope `users:read`; or: `tenant_id` names another tenant (non-admins); or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5173,7 +5382,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `users:write` */
+            /** @description The token lacks the scope `users:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5247,7 +5456,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description The token lacks the scope `users:read`; or: Another tenant's user */
+            /** @description The token lacks the scope `users:read`; or: Another tenant's user; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -5,6 +5,8 @@ import { z } from 'zod'
 import type { Services } from '../../../core/context.ts'
 import { AppError } from '../../../core/errors.ts'
 import { parseInput } from '../../../core/validation.ts'
+import { loginFailed } from '../../audit/auth-audit.ts'
+import { assertAddressAllowed } from '../addresses/allowed-addresses.ts'
 import { secretMatches } from '../clients/client-secrets.ts'
 import { tokenSha256 } from '../tokens/tokens.ts'
 import { nowSeconds, signTokenPair, timestampAt } from './session-tokens.ts'
@@ -18,7 +20,11 @@ const clientIdFormat = z.uuid()
  * address: attempts count per (client id, address), so a stranger's failures never use up the
  * allowance of the client's own address (docs/operations.md, "Rate limits").
  */
-export async function login(services: Pick<Services, 'sessionWrites' | 'keys' | 'config' | 'rateLimits' | 'metrics'>, input: unknown, ip: string) {
+export async function login(
+  services: Pick<Services, 'sessionWrites' | 'keys' | 'config' | 'rateLimits' | 'metrics' | 'audit' | 'addresses'>,
+  input: unknown,
+  ip: string,
+) {
   const { client_id, client_secret } = parseInput(loginInput, input, 'body')
   const { sessionWrites, keys, config, rateLimits, metrics } = services
   const limitKeys = { client: { id: client_id, ip } }
@@ -29,9 +35,11 @@ export async function login(services: Pick<Services, 'sessionWrites' | 'keys' | 
   const secretOk = secretMatches(client_secret, client?.secret_digest)
   if (!client || !secretOk || !client.is_active) {
     metrics.loginFailed()
+    loginFailed(services.audit, client_id, client?.tenant_id ?? null, ip)
     await rateLimits.penaliseLogin(limitKeys)
     throw new AppError('invalid_credentials')
   }
+  assertAddressAllowed(services, { clientId: client.id, tenantId: client.tenant_id }, ip, 'login')
 
   const now = nowSeconds()
   const sessionId = randomUUID()

@@ -7,6 +7,8 @@ import { MESSAGES } from '../../../core/auth.ts'
 import type { Services } from '../../../core/context.ts'
 import { AppError, unauthenticated } from '../../../core/errors.ts'
 import { parseInput } from '../../../core/validation.ts'
+import { refreshReused } from '../../audit/auth-audit.ts'
+import { assertAddressAllowed } from '../addresses/allowed-addresses.ts'
 import { type KeyStore, SIGNING_ALG } from '../keys/signing-keys.ts'
 import { publicKeyFor } from '../tokens/token-verifier.ts'
 import { REFRESH_TOKEN_TYP, signAccessToken, signRefreshToken, type TokenConfig, tokenSha256 } from '../tokens/tokens.ts'
@@ -90,7 +92,7 @@ function readIssuedRefreshToken(keys: KeyStore, config: TokenConfig, token: stri
  * refused before any work.
  */
 export async function refresh(
-  services: Pick<Services, 'db' | 'sessionWrites' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics'>,
+  services: Pick<Services, 'db' | 'sessionWrites' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics' | 'audit' | 'addresses'>,
   input: unknown,
   ip: string,
 ) {
@@ -101,6 +103,11 @@ export async function refresh(
   const presented = issued ?? (await verifyRefreshToken(keys, config, refresh_token))
   const limitKeys = { client: { id: presented.sub, ip } }
   await rateLimits.peekLogin(limitKeys)
+  // Refused only once proven genuine: a forged token says nothing of a client's list.
+  if (!services.addresses.allows(presented.sub, ip)) {
+    if (issued) await verifyRefreshToken(keys, config, refresh_token)
+    assertAddressAllowed(services, { clientId: presented.sub, tenantId: presented.tenant_id }, ip, 'refresh')
+  }
 
   const now = nowSeconds()
   // A session's end travels in its refresh tokens; the rotation holds the last word on it anyway.
@@ -137,6 +144,7 @@ export async function refresh(
     // Proven genuine by its signature by now (a forgery was refused above): the failure is the client's.
     const revoked = await revokeSessionOnReuse(db, presented.jti, config.refreshReuseWindow)
     await rateLimits.penaliseLogin(limitKeys, 2)
+    await refreshReused(services.audit, presented, ip, revoked)
     if (revoked) {
       services.metrics.refreshReuseDetected()
       services.revocations.revokeSession(revoked)

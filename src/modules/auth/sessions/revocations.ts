@@ -23,6 +23,7 @@ export class RevocationCache {
   #clients = new Set<string>()
   #local = new Map<string, { kind: Kind; at: number }>()
   readonly #listeners = new Set<() => void>()
+  readonly #alsoLoaded: (() => Promise<void>)[] = []
   readonly #reloads = new ReloadLoop(() => this.#load())
   readonly #windowSeconds: number
 
@@ -81,6 +82,11 @@ export class RevocationCache {
     this.#record('client', clientId)
   }
 
+  /** Reloads `load` with every reload, before listeners hear of it: state that travels with the credentials (address allow-lists). */
+  alsoLoad(load: () => Promise<void>): void {
+    this.#alsoLoaded.push(load)
+  }
+
   reload(): Promise<void> {
     return this.#reloads.run()
   }
@@ -106,7 +112,7 @@ export class RevocationCache {
   }
 
   async #load(): Promise<void> {
-    const rows = await listRevocations(this.db, this.#windowSeconds)
+    const [rows] = await Promise.all([listRevocations(this.db, this.#windowSeconds), ...this.#alsoLoaded.map((load) => load())])
     const sessions = new Set<string>()
     const clients = new Set<string>()
     for (const row of rows) (row.kind === 'session' ? sessions : clients).add(row.id)

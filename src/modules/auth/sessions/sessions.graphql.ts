@@ -1,5 +1,6 @@
 import { builder } from '../../../graphql/builder.ts'
 import { ANSWERS_ANONYMOUS } from '../../../graphql/root-fields.ts'
+import { loginSucceeded } from '../../audit/auth-audit.ts'
 import type { AccessTokenClaims } from '../tokens/tokens.ts'
 import { login, type LoginResult } from './login.ts'
 import { markCarriesTokens } from './no-store.ts'
@@ -60,6 +61,7 @@ builder.mutationField('login', (t) =>
     },
     resolve: async (_root, args, ctx) => {
       const result = await login(ctx.services, { client_id: args.clientId, client_secret: args.clientSecret }, ctx.clientIp)
+      loginSucceeded(ctx, result.claims)
       markCarriesTokens(ctx.state)
       return result
     },

@@ -1,5 +1,6 @@
 import { loginFailureBody, noStoreHeaders } from '../../../http/api-contract.ts'
 import type { DocumentedRoute, RestRequest } from '../../../http/router.ts'
+import { loginSucceeded } from '../../audit/auth-audit.ts'
 import { login } from './login.ts'
 import { NO_STORE_HEADERS } from './no-store.ts'
 import { refresh } from './refresh.ts'
@@ -7,6 +8,7 @@ import { loginInput, loginResponse, refreshFailureBody, refreshInput, refreshRes
 
 async function loginHandler({ ctx, body }: RestRequest) {
   const { claims, tokens, expires_in } = await login(ctx.services, await body(), ctx.clientIp)
+  loginSucceeded(ctx, claims)
   return { body: { ...claims, tokens, expires_in }, headers: NO_STORE_HEADERS }
 }
 

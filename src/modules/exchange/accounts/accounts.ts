@@ -10,10 +10,11 @@ import {
   parseDecimal,
   subtract,
 } from '../../../core/decimal.ts'
-import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
+import { conflict, echoed, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
+import { adminMutation } from '../../audit/admin-operations.ts'
 import { findTenant } from '../../auth/clients/tenants.repository.ts'
 import { tenantStream } from '../event-log/event-log.ts'
 import { collectedFeeTotals, conservationTotals, endedOrdersHolding, holdMismatches, ledgerMismatches } from './account-check.repository.ts'
@@ -80,11 +81,13 @@ export interface TransferResult {
 
 /** `POST /api/exchange/v1/transfers`: admins with `accounts:write` fund or debit a tenant's account. */
 export async function createTransfer(ctx: RequestContext, input: () => unknown): Promise<TransferResult> {
-  const principal = await ctx.auth.require(ACCOUNTS_WRITE)
-  if (!isAdmin(principal)) throw forbidden('Access denied: requires the admin role')
-  const result = await transfer(ctx.services.db, await input())
-  if (result.created) ctx.services.events.wake([tenantStream(result.entry.tenant_id)])
-  return result
+  return adminMutation(ctx, { scope: ACCOUNTS_WRITE, action: 'account.transfer' }, async () => {
+    const result = await transfer(ctx.services.db, await input())
+    if (result.created) ctx.services.events.wake([tenantStream(result.entry.tenant_id)])
+    const { entry } = result
+    const details = { uid: entry.uid, kind: entry.kind, currency: entry.currency, amount: entry.amount, reference: entry.reference, created: result.created }
+    return { result, target: { type: 'tenant', id: entry.tenant_id }, details }
+  })
 }
 
 const UNIQUE_VIOLATION = '23505'

@@ -1,0 +1,220 @@
+import { createHash, randomUUID } from 'node:crypto'
+
+import { sql } from 'kysely'
+
+import { formatTimestamp } from '../../core/timestamps.ts'
+import type { Db } from '../../db/database.ts'
+
+/**
+ * The audit trail's records and their hash chain (docs/operations.md, "Audit trail"). Each
+ * record's `hash` is SHA-256 over the canonical JSON of the record and the previous record's hash;
+ * appends lock the chain's one head row, so records from several processes form one chain.
+ */
+
+export const AUDIT_OUTCOMES = ['ok', 'denied', 'failed'] as const
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number]
+
+/** Who acted: a client (by its token or its credentials) or an operator at the CLI. */
+export type AuditActor = { client_id: string | null; tenant_id: string | null } | { cli: true }
+
+/** What a caller gives to record one action; the trail adds `uid`, `created_at` and the hashes. */
+export interface AuditEntry {
+  action: string
+  actor: AuditActor
+  target?: { type: string; id: string | null } | null
+  ip?: string | null
+  request_id?: string | null
+  outcome: AuditOutcome
+  /** Never a secret, token or hash of either (test/audit.test.ts searches every record for them). */
+  details?: Record<string, unknown>
+}
+
+/** A stored record as the chain hashes it and the API answers it. */
+export interface AuditRecord {
+  uid: string
+  created_at: string
+  action: string
+  actor: AuditActor
+  target: { type: string; id: string | null } | null
+  ip: string | null
+  request_id: string | null
+  outcome: AuditOutcome
+  details: Record<string, unknown>
+  hash: string
+}
+
+export const GENESIS_HASH = '0'.repeat(64)
+// Bounds what one record may carry, whatever a caller passes (a flood cannot make records large).
+const MAX_TEXT = 200
+const MAX_DETAILS_BYTES = 4096
+
+/** JSON with object keys sorted at every level: the same record always serialises to the same text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null)
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+}
+
+/** The hash of `record` following `prevHash`. */
+export function recordHash(record: Omit<AuditRecord, 'hash'>, prevHash: string): string {
+  const { uid, created_at, action, actor, target, ip, request_id, outcome, details } = record
+  const text = canonicalJson({ prev_hash: prevHash, uid, created_at, action, actor, target, ip, request_id, outcome, details })
+  return createHash('sha256').update(text).digest('hex')
+}
+
+const bounded = (text: string | null | undefined) => (text == null ? null : text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text)
+
+function boundedDetails(details: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!details) return {}
+  const text = JSON.stringify(details)
+  return text.length <= MAX_DETAILS_BYTES ? (JSON.parse(text) as Record<string, unknown>) : { truncated: true }
+}
+
+/** `2026-11-28T20:40:00.123Z` → `2026-11-28 20:40:00.123`, the stored text. */
+const storedTimestamp = (at: Date) => at.toISOString().slice(0, 23).replace('T', ' ')
+
+/** An entry as a record about to be stored (hash aside), bounded. */
+export function toRecord(entry: AuditEntry, at: Date): Omit<AuditRecord, 'hash'> & { stored_at: string } {
+  const stored = storedTimestamp(at)
+  return {
+    uid: randomUUID(),
+    created_at: formatTimestamp(stored),
+    stored_at: stored,
+    action: bounded(entry.action)!,
+    actor: 'cli' in entry.actor ? { cli: true } : { client_id: bounded(entry.actor.client_id), tenant_id: bounded(entry.actor.tenant_id) },
+    target: entry.target ? { type: bounded(entry.target.type)!, id: bounded(entry.target.id) } : null,
+    ip: bounded(entry.ip),
+    request_id: bounded(entry.request_id),
+    outcome: entry.outcome,
+    details: boundedDetails(entry.details),
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * Appends `entries` to the chain in one transaction, in order: the head row is locked first, so a
+ * concurrent append (another process, the CLI) waits and then chains onto these.
+ */
+export async function appendAuditRecords(db: Db, entries: readonly AuditEntry[], at = new Date()): Promise<AuditRecord[]> {
+  if (entries.length === 0) return []
+  const records = entries.map((entry) => toRecord(entry, at))
+  return db.transaction().execute(async (trx) => {
+    const head = await sql<{ seq: string; hash: string }>`select seq::text as seq, hash from audit_chain where id for update`.execute(trx)
+    let seq = BigInt(head.rows[0]!.seq)
+    let prev = head.rows[0]!.hash
+    const rows = []
+    const stored: AuditRecord[] = []
+    for (const { stored_at, ...record } of records) {
+      seq += 1n
+      const hash = recordHash(record, prev)
+      const clientId = 'client_id' in record.actor ? record.actor.client_id : null
+      rows.push({
+        seq: seq.toString(),
+        uid: record.uid,
+        created_at: stored_at,
+        action: record.action,
+        actor: JSON.stringify(record.actor),
+        actor_client_id: clientId && UUID.test(clientId) ? clientId : null,
+        target_type: record.target?.type ?? null,
+        target_id: record.target?.id ?? null,
+        ip: record.ip,
+        request_id: record.request_id,
+        outcome: record.outcome,
+        details: JSON.stringify(record.details),
+        prev_hash: prev,
+        hash,
+      })
+      stored.push({ ...record, hash })
+      prev = hash
+    }
+    await trx
+      .insertInto('audit_records')
+      .values(rows as never)
+      .execute()
+    await sql`update audit_chain set seq = ${seq.toString()}::int8, hash = ${prev} where id`.execute(trx)
+    return stored
+  })
+}
+
+/** Appends one record (the CLI, and anything that must be recorded before it answers). */
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<AuditRecord> {
+  return (await appendAuditRecords(db, [entry]))[0]!
+}
+
+/** What `verifyAuditChain` found: every record intact, or the first one that is not. */
+export type ChainCheck = { ok: true; records: number } | { ok: false; records: number; uid: string | null; reason: string }
+
+const VERIFY_PAGE = 1000
+
+/**
+ * Recomputes the chain from its first record: the first record whose hash, previous hash or place
+ * does not follow is named (an edited record, one inserted or removed before it). The head row
+ * must name the last record, so removing records at the end is found too.
+ */
+export async function verifyAuditChain(db: Db): Promise<ChainCheck> {
+  let prev = GENESIS_HASH
+  let expectedSeq = 1n
+  let count = 0
+  for (;;) {
+    const { rows } = await sql<StoredRow>`
+      select seq::text as seq, uid, created_at::text as created_at, action, actor, target_type, target_id, ip, request_id, outcome, details, prev_hash, hash
+      from audit_records where audit_records.seq >= ${expectedSeq.toString()}::int8 order by audit_records.seq limit ${VERIFY_PAGE}`.execute(db)
+    for (const row of rows) {
+      const record = fromStored(row)
+      if (BigInt(row.seq) !== expectedSeq) return { ok: false, records: count, uid: row.uid, reason: `a record is missing before it (seq ${expectedSeq})` }
+      if (row.prev_hash !== prev) return { ok: false, records: count, uid: row.uid, reason: 'its previous hash does not match the record before it' }
+      if (recordHash(record, prev) !== row.hash) return { ok: false, records: count, uid: row.uid, reason: 'its hash does not match its content' }
+      prev = row.hash
+      expectedSeq += 1n
+      count++
+    }
+    if (rows.length < VERIFY_PAGE) break
+  }
+  const head = await sql<{ seq: string; hash: string }>`select seq::text as seq, hash from audit_chain where id`.execute(db)
+  const { seq, hash } = head.rows[0]!
+  if (BigInt(seq) !== expectedSeq - 1n || hash !== prev) {
+    return {
+      ok: false,
+      records: count,
+      uid: null,
+      reason: `the chain's head names record ${seq}, but the last record is ${expectedSeq - 1n}: records were removed`,
+    }
+  }
+  return { ok: true, records: count }
+}
+
+/** A record as read back from the table. */
+export interface StoredRow {
+  seq: string
+  uid: string
+  created_at: string
+  action: string
+  actor: AuditActor
+  target_type: string | null
+  target_id: string | null
+  ip: string | null
+  request_id: string | null
+  outcome: AuditOutcome
+  details: Record<string, unknown>
+  prev_hash: string
+  hash: string
+}
+
+export function fromStored(row: StoredRow): AuditRecord {
+  return {
+    uid: row.uid,
+    created_at: formatTimestamp(row.created_at),
+    action: row.action,
+    actor: row.actor,
+    target: row.target_type === null ? null : { type: row.target_type, id: row.target_id },
+    ip: row.ip,
+    request_id: row.request_id,
+    outcome: row.outcome,
+    details: row.details,
+    hash: row.hash,
+  }
+}

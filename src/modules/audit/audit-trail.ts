@@ -1,0 +1,132 @@
+import type { Logger } from 'pino'
+
+import type { Db } from '../../db/database.ts'
+import { appendAuditRecords, type AuditEntry } from './audit-chain.ts'
+
+// Appends waiting together go in one transaction, at most this many.
+const MAX_BATCH = 500
+// How often minutes that have ended are written out.
+const FOLD_FLUSH_INTERVAL_MS = 5000
+// Keys folded at once before they are written early: a flood of distinct addresses costs bounded memory.
+const MAX_FOLDS = 10_000
+const MINUTE_MS = 60_000
+
+interface Pending {
+  entry: AuditEntry
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
+interface Fold {
+  entry: AuditEntry
+  count: number
+  minute: number
+  first: number
+  last: number
+}
+
+/**
+ * The process's writer of audit records (docs/operations.md, "Audit trail"):
+ * - `record` appends one record; records asked for while a write is under way share the next
+ *   transaction, so a burst of logins costs a few appends, not one locked append each;
+ * - `fold` counts repeated events (failed logins, refused addresses) per key and minute and writes
+ *   one record per key and minute with `count`, `first_at` and `last_at` in its details, once the
+ *   minute is over (or at `flush`/`close`): a flood of failures writes one record a minute.
+ */
+export class AuditTrail {
+  #queue: Pending[] = []
+  #writing: Promise<void> | undefined
+  #folds = new Map<string, Fold>()
+  #timer: NodeJS.Timeout | undefined
+  /** The clock folds are counted by (tests set a fixed one, so no attempt crosses a minute). */
+  now: () => number = () => Date.now()
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Pick<Logger, 'warn'>,
+  ) {}
+
+  /** Appends `entry`; resolves once it is stored. */
+  record(entry: AuditEntry): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ entry, resolve, reject })
+      this.#writing ??= this.#drain()
+    })
+  }
+
+  /**
+   * `record` without waiting: for what is recorded beside an answer it must not delay (a login).
+   * A failed write is logged; `close` waits for it.
+   */
+  recordBehind(entry: AuditEntry): void {
+    this.record(entry).catch((err: unknown) => this.logger.warn({ err, action: entry.action }, 'audit record not written'))
+  }
+
+  /** Counts one occurrence of `entry` under `key` in the current minute (see the class comment). */
+  fold(key: string, entry: AuditEntry): void {
+    const now = this.now()
+    const minute = Math.floor(now / MINUTE_MS)
+    const fullKey = `${minute}|${key}`
+    const fold = this.#folds.get(fullKey)
+    if (fold) {
+      fold.count++
+      fold.last = now
+      return
+    }
+    if (this.#folds.size >= MAX_FOLDS) this.#writeFolds(() => true)
+    this.#folds.set(fullKey, { entry, count: 1, minute, first: now, last: now })
+  }
+
+  /** Writes folds of minutes that are over every few seconds, until `close`. */
+  start(intervalMs = FOLD_FLUSH_INTERVAL_MS): void {
+    this.#timer = setInterval(() => {
+      const minute = Math.floor(this.now() / MINUTE_MS)
+      this.#writeFolds((fold) => fold.minute < minute)
+    }, intervalMs)
+    this.#timer.unref()
+  }
+
+  /** Writes every fold (the current minute's too) and waits for every record asked for so far. */
+  async flush(): Promise<void> {
+    this.#writeFolds(() => true)
+    while (this.#writing) await this.#writing
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer)
+    await this.flush()
+  }
+
+  #writeFolds(due: (fold: Fold) => boolean): void {
+    for (const [key, fold] of this.#folds) {
+      if (!due(fold)) continue
+      this.#folds.delete(key)
+      const details = {
+        ...fold.entry.details,
+        count: fold.count,
+        first_at: new Date(fold.first).toISOString(),
+        last_at: new Date(fold.last).toISOString(),
+      }
+      this.recordBehind({ ...fold.entry, details })
+    }
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, MAX_BATCH)
+        try {
+          await appendAuditRecords(
+            this.db,
+            batch.map((pending) => pending.entry),
+          )
+          for (const pending of batch) pending.resolve()
+        } catch (error) {
+          for (const pending of batch) pending.reject(error)
+        }
+      }
+    } finally {
+      this.#writing = undefined
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import type { DpopRequest } from '../core/auth.ts'
 import type { RequestContext, RequestState, ResponseWatch, Services } from '../core/context.ts'
 import { countedAuthContext } from '../rate-limits/counted-auth-context.ts'
 
@@ -6,13 +7,15 @@ export function createRequestContext(
   state: RequestState,
   authorization: string | null | undefined,
   response?: ResponseWatch,
+  dpop?: DpopRequest,
 ): RequestContext {
   return {
     ...(response ? { response } : {}),
+    dpop,
     requestId: state.id,
     clientIp: state.clientIp,
     services,
-    auth: countedAuthContext(services, state, authorization),
+    auth: countedAuthContext(services, state, authorization, dpop),
     state,
   }
 }

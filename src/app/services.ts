@@ -9,6 +9,8 @@ import { ReadCoalescer } from '../core/read-coalescer.ts'
 import { type DatabaseHandle, type Db, openDatabase } from '../db/database.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { listenForNotifications, type NotificationListener } from '../db/notifications.ts'
+import { Dpop } from '../modules/auth/dpop/dpop.ts'
+import { PROOF_PURGE_INTERVAL_MS, ProofReplays } from '../modules/auth/dpop/proof-replays.ts'
 import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/auth/keys/signing-keys.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
@@ -32,6 +34,9 @@ export interface AppServices {
   keys: KeyStore
   revocations: RevocationCache
   verifier: TokenVerifier
+  /** DPoP proofs and their replays (docs/dpop.md). */
+  dpop: Dpop
+  proofReplays: ProofReplays
   logger: Logger
   rateLimits: RateLimits
   metrics: Metrics
@@ -108,7 +113,10 @@ export async function openServices(config: Config, logger: Logger, options: Open
     keys.start(intervals.keys, (err) => logger.warn({ err }, 'signing key reload failed'))
     revocations.start(intervals.revocations, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }, 'symbol catalog check failed'))
-    const verifier = new TokenVerifier(keys, config, revocations)
+    const proofReplays = new ProofReplays(database.db, sessionWriteBatches(database.kind, config.dbPoolSize))
+    proofReplays.start(PROOF_PURGE_INTERVAL_MS, (err) => logger.warn({ err }, 'DPoP proof purge failed'))
+    const dpop = new Dpop(proofReplays, config)
+    const verifier = new TokenVerifier(keys, config, revocations, undefined, dpop)
     const sessionWrites = new SessionWrites(database.db, {
       maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize),
       sessionMaxAge: config.sessionMaxAge,
@@ -160,6 +168,8 @@ export async function openServices(config: Config, logger: Logger, options: Open
       keys,
       revocations,
       verifier,
+      dpop,
+      proofReplays,
       logger,
       rateLimits,
       metrics,
@@ -203,6 +213,7 @@ export async function closeServices(services: Services): Promise<void> {
   await Promise.all([
     services.keys.stop(),
     services.revocations.stop(),
+    services.proofReplays.stop(),
     services.symbolsCache.stop(),
     services.eventRetention.stop(),
     services.eventNotifications?.close(),

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely'
 
 import type { Decimal, Timestamp } from './column-types.ts'
+import type { DpopProofTable } from './dpop.table.ts'
 
 export type { Decimal, Timestamp } from './column-types.ts'
 
@@ -31,6 +32,7 @@ export interface Database {
   accounts: AccountTable
   ledger_entries: LedgerEntryTable
   collected_fees: CollectedFeeTable
+  dpop_proofs: DpopProofTable
 }
 
 export interface TenantTable {
@@ -49,6 +51,8 @@ export interface ClientTable {
   roles: string[]
   scopes: string[]
   is_active: Generated<boolean>
+  /** Login, refresh and calls need a DPoP proof (docs/dpop.md). */
+  dpop_required: Generated<boolean>
   created_at: Timestamp
   updated_at: Timestamp
 }

@@ -1016,6 +1016,19 @@ export interface components {
          */
         Decimal: string;
         /**
+         * @example {
+         *       "message": "DPoP proof is missing",
+         *       "error": "invalid_dpop_proof",
+         *       "detail": "DPoP proof is missing"
+         *     }
+         */
+        DpopProofFailure: {
+            message: string;
+            /** @constant */
+            error: "invalid_dpop_proof";
+            detail: string;
+        };
+        /**
          * @description `error` is `events_expired`; `detail` repeats `message`.
          * @example {
          *       "message": "Events after 12 are no longer kept (7 days); the oldest kept is 5230",
@@ -1240,8 +1253,11 @@ export interface components {
             exp: number;
             /** @description Unique token id. */
             jti: components["schemas"]["Uuid"];
-            /** @constant */
-            token_type: "access";
+            /**
+             * @description `DPoP` when the tokens are bound to a DPoP key (docs/dpop.md), else the claim `access`.
+             * @enum {string}
+             */
+            token_type: "access" | "DPoP";
             session_id: components["schemas"]["Uuid"];
             tenant_id: components["schemas"]["Uuid"];
             /**
@@ -1268,6 +1284,10 @@ export interface components {
             amr: string[];
             /** @description Equals `sub` (RFC 9068). */
             client_id: components["schemas"]["Uuid"];
+            /** @description The DPoP key the tokens are bound to, by RFC 7638 thumbprint (docs/dpop.md): only for clients that require DPoP. */
+            cnf?: {
+                jkt: string;
+            };
             tokens: components["schemas"]["TokenSet"];
             /**
              * @description Seconds until the access token expires (`ACCESS_TOKEN_TTL`, 600 by default).
@@ -1587,6 +1607,11 @@ export interface components {
              * @example 600
              */
             expires_in: number;
+            /**
+             * @description Present when the tokens are bound to a DPoP key (docs/dpop.md).
+             * @constant
+             */
+            token_type?: "DPoP";
         };
         ServerTime: {
             /** @description The server's clock (UTC, as every timestamp of the API). */
@@ -2071,7 +2096,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["TokenFailure"];
+                "application/json": components["schemas"]["TokenFailure"] | components["schemas"]["DpopProofFailure"];
             };
         };
         /** @description The body is not JSON (`Content-Type` must be `application/json` or `*\/*+json`) */
@@ -2206,7 +2231,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description Wrong client id or secret, or an inactive client */
+            /** @description Wrong client id or secret, or an inactive client; or, for a client that requires DPoP, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2216,7 +2241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginFailure"];
+                    "application/json": components["schemas"]["LoginFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -2270,7 +2295,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client */
+            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client; or, for a DPoP-bound session, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2280,7 +2305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefreshFailure"];
+                    "application/json": components["schemas"]["RefreshFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -3980,7 +4005,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description Wrong client id or secret, or an inactive client */
+            /** @description Wrong client id or secret, or an inactive client; or, for a client that requires DPoP, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3990,7 +4015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginFailure"];
+                    "application/json": components["schemas"]["LoginFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -4044,7 +4069,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client */
+            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client; or, for a DPoP-bound session, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4054,7 +4079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefreshFailure"];
+                    "application/json": components["schemas"]["RefreshFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];

@@ -112,7 +112,10 @@ export const dpopFailureBody = z
   .object({ message: z.string(), error: z.literal('invalid_dpop_proof'), detail: z.string() })
   .meta({ id: 'DpopProofFailure', example: { message: 'DPoP proof is missing', error: 'invalid_dpop_proof', detail: 'DPoP proof is missing' } })
 
-export const tokenFailureBody = z.union([errorBody('TokenFailure', 'unauthenticated', MESSAGES.missing, tokenFailureMessage), dpopFailureBody])
+/** Every 401 of a protected route: a missing or refused token (the reference's), or a refused DPoP proof. */
+export const tokenFailureBody = z
+  .union([errorBody('BearerTokenFailure', 'unauthenticated', MESSAGES.missing, tokenFailureMessage), dpopFailureBody])
+  .meta({ id: 'TokenFailure', example: { message: MESSAGES.missing, error: 'Unauthorized', detail: MESSAGES.missing } })
 
 /** A failed login: `message` is an object with an `en` text (reference 7.1). */
 export const loginFailureBody = z

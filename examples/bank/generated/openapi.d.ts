@@ -831,6 +831,20 @@ export interface components {
             order: null;
             fill: null;
         };
+        /**
+         * @description `error` is `Unauthorized`; `detail` repeats `message`.
+         * @example {
+         *       "message": "No token provided",
+         *       "error": "Unauthorized",
+         *       "detail": "No token provided"
+         *     }
+         */
+        BearerTokenFailure: {
+            message: components["schemas"]["TokenFailureMessage"];
+            /** @constant */
+            error: "Unauthorized";
+            detail: components["schemas"]["TokenFailureMessage"];
+        };
         BookEvent: {
             /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
             sequence: number;
@@ -1793,19 +1807,13 @@ export interface components {
          */
         Timestamp: string;
         /**
-         * @description `error` is `Unauthorized`; `detail` repeats `message`.
          * @example {
          *       "message": "No token provided",
          *       "error": "Unauthorized",
          *       "detail": "No token provided"
          *     }
          */
-        TokenFailure: {
-            message: components["schemas"]["TokenFailureMessage"];
-            /** @constant */
-            error: "Unauthorized";
-            detail: components["schemas"]["TokenFailureMessage"];
-        };
+        TokenFailure: components["schemas"]["BearerTokenFailure"] | components["schemas"]["DpopProofFailure"];
         /** @enum {string} */
         TokenFailureMessage: "No token provided" | "JWT has an invalid format" | "JWT has expired" | "JWT signature is invalid" | "JWT has been revoked";
         TokenSet: {
@@ -2096,7 +2104,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["TokenFailure"] | components["schemas"]["DpopProofFailure"];
+                "application/json": components["schemas"]["TokenFailure"];
             };
         };
         /** @description The body is not JSON (`Content-Type` must be `application/json` or `*\/*+json`) */

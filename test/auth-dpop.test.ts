@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../src/modules/auth/clients/clients.ts'
 import { setClientDpop } from '../src/modules/auth/dpop/client-dpop.ts'
 import { createTestClient } from './helpers/auth.ts'
-import { onPostgres } from './helpers/database.ts'
+import { type OpenCli, openCli } from './helpers/cli.ts'
+import { createTestDatabase, onPostgres, type TestDatabase } from './helpers/database.ts'
 import { openSse } from './helpers/event-stream.ts'
 import { eventually } from './helpers/eventually.ts'
 import { openGraphQLSocket } from './helpers/graphql-socket.ts'
@@ -313,5 +314,49 @@ describe.skipIf(!onPostgres)('DPoP proof replays across two server processes', (
     expect((await get(b.url)).status).toBe(200)
     const replayed = await get(a.url)
     expect({ status: replayed.status, body: await replayed.json() }).toEqual({ status: 401, body: refused('DPoP proof jti has already been used') })
+  })
+})
+
+describe('client create --dpop and client set-dpop (CLI)', () => {
+  let database: TestDatabase
+  let cli: OpenCli
+
+  beforeAll(async () => {
+    database = await createTestDatabase()
+    cli = await openCli(database)
+  })
+  afterAll(async () => {
+    await cli?.close()
+    await database?.drop()
+  })
+
+  it('creates a client that requires DPoP, switches it off and on, and refuses bad arguments', async () => {
+    const created = JSON.parse((await cli.run('client', 'create', '--name', 'DPoP CLI Bank', '--dpop', 'required')).stdout)
+    expect(created).toMatchObject({ dpop: 'required' })
+    const listed = (await cli.run('client', 'list')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(listed.find((c) => c.client_id === created.client_id)).toMatchObject({ dpop: 'required' })
+    const plain = JSON.parse((await cli.run('client', 'create', '--name', 'Plain CLI Bank')).stdout)
+    expect(Object.keys(plain)).toEqual(['client_id', 'client_secret', 'tenant_id', 'roles', 'scopes'])
+
+    expect(JSON.parse((await cli.run('client', 'set-dpop', created.client_id, 'off')).stdout)).toMatchObject({
+      client_id: created.client_id,
+      dpop: 'off',
+      revoked_sessions: 0,
+    })
+    expect(JSON.parse((await cli.run('client', 'set-dpop', created.client_id, 'required')).stdout)).toMatchObject({ dpop: 'required' })
+
+    const badValue = await cli.run('client', 'set-dpop', created.client_id, 'maybe')
+    expect(badValue.code).toBe(1)
+    expect(badValue.stderr).toMatch(/^Validation failed\n {2}required\|off: /)
+    const badFlag = await cli.run('client', 'create', '--name', 'X', '--dpop', 'sometimes')
+    expect(badFlag.code).toBe(1)
+    expect(badFlag.stderr).toMatch(/^Validation failed\n {2}--dpop: /)
+    expect((await cli.run('client', 'set-dpop', created.client_id)).code).toBe(1)
+    const missing = await cli.run('client', 'set-dpop', randomUUID(), 'off')
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/does not exist/)
   })
 })

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto'
 
+import { Redis } from 'ioredis'
 import { calculateJwkThumbprint, decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -358,5 +359,37 @@ describe('client create --dpop and client set-dpop (CLI)', () => {
     const missing = await cli.run('client', 'set-dpop', randomUUID(), 'off')
     expect(missing.code).toBe(1)
     expect(missing.stderr).toMatch(/does not exist/)
+  })
+})
+
+const redisTestUrl = process.env.REDIS_TEST_URL || undefined
+
+describe.skipIf(!redisTestUrl)('DPoP proof replays in Redis (REDIS_URL set)', () => {
+  let server: TestServer
+  let redis: Redis
+
+  beforeAll(async () => {
+    server = await startTestServer({ REDIS_URL: redisTestUrl! })
+    redis = new Redis(redisTestUrl!)
+  })
+  afterAll(async () => {
+    redis?.disconnect()
+    await server?.close()
+  })
+
+  it('keeps seen proofs in Redis, expiring with their window, and refuses a replay', async () => {
+    const key = await newKey('RS256')
+    const client = await createClient(server.services.db, { name: 'Redis DPoP bank', dpop: 'required' })
+    const body = { client_id: client.client_id, client_secret: client.client_secret }
+    const jti = randomUUID()
+    const once = await proof(key, 'POST', LOGIN, { jti })
+    expect((await server.request('POST', LOGIN, { body, headers: { dpop: once } })).status).toBe(200)
+    const replay = await server.request('POST', LOGIN, { body, headers: { dpop: once } })
+    expect({ status: replay.status, body: replay.body }).toEqual({ status: 401, body: refused('DPoP proof jti has already been used') })
+    const ttl = await redis.ttl(`dpop:${key.jkt}:${jti}`)
+    expect(ttl).toBeGreaterThan(0)
+    expect(ttl).toBeLessThanOrEqual(server.config.clockSkew + 1)
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from dpop_proofs`.execute(server.services.db)
+    expect(rows[0]!.n).toBe(0)
   })
 })

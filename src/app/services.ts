@@ -11,6 +11,7 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { listenForNotifications, type NotificationListener } from '../db/notifications.ts'
 import { Dpop } from '../modules/auth/dpop/dpop.ts'
 import { PROOF_PURGE_INTERVAL_MS, ProofReplays } from '../modules/auth/dpop/proof-replays.ts'
+import { RedisProofReplays } from '../modules/auth/dpop/redis-proof-replays.ts'
 import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/auth/keys/signing-keys.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
@@ -36,7 +37,7 @@ export interface AppServices {
   verifier: TokenVerifier
   /** DPoP proofs and their replays (docs/dpop.md). */
   dpop: Dpop
-  proofReplays: ProofReplays
+  proofReplays: ProofReplays | RedisProofReplays
   logger: Logger
   rateLimits: RateLimits
   metrics: Metrics
@@ -113,7 +114,9 @@ export async function openServices(config: Config, logger: Logger, options: Open
     keys.start(intervals.keys, (err) => logger.warn({ err }, 'signing key reload failed'))
     revocations.start(intervals.revocations, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }, 'symbol catalog check failed'))
-    const proofReplays = new ProofReplays(database.db, sessionWriteBatches(database.kind, config.dbPoolSize))
+    const proofReplays = config.redisUrl
+      ? new RedisProofReplays(config.redisUrl, logger)
+      : new ProofReplays(database.db, sessionWriteBatches(database.kind, config.dbPoolSize))
     proofReplays.start(PROOF_PURGE_INTERVAL_MS, (err) => logger.warn({ err }, 'DPoP proof purge failed'))
     const dpop = new Dpop(proofReplays, config)
     const verifier = new TokenVerifier(keys, config, revocations, undefined, dpop)

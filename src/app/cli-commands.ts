@@ -22,15 +22,17 @@ import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/ex
 import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
 import { ACCOUNTS_WITHDRAW } from '../modules/exchange/withdrawals/withdrawals.ts'
 import { AUDIT_OPTIONS, AUDIT_USAGE, recordCommand, runAuditCommand } from './cli-audit.ts'
+import { runDpopCommand } from './cli-dpop.ts'
 import { runWithdrawalsCommand, WITHDRAWAL_ARGUMENT_NAMES, WithdrawalUsageError } from './cli-withdrawals.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
 
-  client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y] [--out FILE]
+  client create --name NAME [--tenant UUID] [--roles a,b] [--scopes x,y] [--dpop required] [--out FILE]
   client list
   client deactivate CLIENT_ID
   client rotate-secret CLIENT_ID      (also revokes the client's sessions)
   client revoke-sessions CLIENT_ID
+  client set-dpop CLIENT_ID required|off   (required also revokes the client's sessions)
   keys list
   keys rotate
   keys encrypt                        (encrypts stored private keys with KEY_ENCRYPTION_KEY)
@@ -91,7 +93,8 @@ function checkNames(flag: string, given: string[] | undefined, known: (name: str
  * a refused value is reported by the flag or argument the operator typed, not by a body location.
  */
 const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
-  'client create': { tenant_id: '--tenant' },
+  'client create': { tenant_id: '--tenant', dpop: '--dpop' },
+  'client set-dpop': { client_id: 'CLIENT_ID', dpop: 'required|off' },
   'account deposit': { tenant_id: '--tenant' },
   'account withdraw': { tenant_id: '--tenant' },
   'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
@@ -162,6 +165,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       amount: { type: 'string' },
       reference: { type: 'string' },
       daily: { type: 'string' },
+      dpop: { type: 'string' },
       ...AUDIT_OPTIONS,
     },
   })
@@ -190,7 +194,10 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
         const scopes = list(values.scopes)
         checkNames('--roles', roles, (role) => (ROLES as readonly string[]).includes(role), ROLES.join(', '))
         checkNames('--scopes', scopes, knownScope, `${KNOWN_SCOPES.join(', ')}; * for either part (orders:*, *:read, *:*)`)
-        return print(await createClient(db, { name: values.name, tenant_id: values.tenant, roles: roles as (typeof ROLES)[number][] | undefined, scopes }))
+        const dpop = values.dpop as 'required' | 'off' | undefined
+        return print(
+          await createClient(db, { name: values.name, tenant_id: values.tenant, roles: roles as (typeof ROLES)[number][] | undefined, scopes, dpop }),
+        )
       }
       case 'client list':
         for (const client of await listClients(db)) print(client)
@@ -259,6 +266,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
           throw error instanceof WithdrawalUsageError ? new UsageError(error.message) : error
         }
         if (await runAuditCommand(config, db, area, command, rest, values, print)) return
+        if (await runDpopCommand(config, db, area, command, rest, values, print)) return
         throw new UnknownCommand(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }

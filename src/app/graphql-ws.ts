@@ -95,8 +95,11 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
       const authorization = ctx.connectionParams?.authorization
       connection.authorization = typeof authorization === 'string' ? authorization : undefined
       const state = stateOf(connection.request)
+      // A DPoP-bound token proves its key once, here: htm GET, htu the socket's URL as http(s) (docs/dpop.md).
+      const proof = ctx.connectionParams?.dpop
+      const dpop = { proof: typeof proof === 'string' ? proof : null, method: 'GET', url: connection.request.url ?? '/' }
       try {
-        connection.principal = await createRequestContext(services, state, connection.authorization ?? null).auth.principal()
+        connection.principal = await createRequestContext(services, state, connection.authorization ?? null, undefined, dpop).auth.principal()
       } catch (error) {
         const refusal = toAppError(error)
         if (refusal.status >= 500) logFailure(logger, refusal, state.id)
@@ -141,7 +144,14 @@ export function graphqlWebSocket(services: Services, yoga: Yoga, policy: Trusted
 
   /** An operation's arguments, run through Yoga's envelop as an HTTP request's are, or the errors that refuse it. */
   async function prepare(socket: WebSocket, connection: Connection, payload: SubscribePayload, listeners: (() => void)[]) {
-    const requestContext = createRequestContext(services, stateOf(connection.request), connection.authorization ?? null, operationWatch(socket, listeners))
+    const proven = connection.principal?.jkt === undefined ? undefined : { proof: null, method: 'GET', url: '/', proven: connection.principal.jkt }
+    const requestContext = createRequestContext(
+      services,
+      stateOf(connection.request),
+      connection.authorization ?? null,
+      operationWatch(socket, listeners),
+      proven,
+    )
     let query: string
     try {
       query = await documentOf(payload, requestContext)

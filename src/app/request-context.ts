@@ -1,3 +1,4 @@
+import type { DpopRequest } from '../core/auth.ts'
 import type { RequestContext, RequestState, ResponseWatch, Services } from '../core/context.ts'
 import { guardAddress } from '../modules/auth/addresses/address-guard.ts'
 import { countedAuthContext } from '../rate-limits/counted-auth-context.ts'
@@ -7,13 +8,15 @@ export function createRequestContext(
   state: RequestState,
   authorization: string | null | undefined,
   response?: ResponseWatch,
+  dpop?: DpopRequest,
 ): RequestContext {
   return {
     ...(response ? { response } : {}),
+    dpop,
     requestId: state.id,
     clientIp: state.clientIp,
     services,
-    auth: guardAddress(countedAuthContext(services, state, authorization), services, state.clientIp),
+    auth: guardAddress(countedAuthContext(services, state, authorization, dpop), services, state.clientIp),
     state,
   }
 }

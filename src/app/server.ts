@@ -64,13 +64,17 @@ export function createApp(services: Services, options: AppOptions = {}): App {
   const states = new RequestStates(config.trustProxyHops)
   const finish = requestFinisher(services)
   const cors = config.corsOrigins.length
-    ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id'], methods: ['GET', 'POST'] }
+    ? { origin: config.corsOrigins, credentials: false, allowedHeaders: ['authorization', 'content-type', 'x-request-id', 'dpop'], methods: ['GET', 'POST'] }
     : false
   const graphqlSchema = options.schema ?? schema
   const openState = (req: IncomingMessage) =>
     openRequestState(header(req, 'x-request-id'), req.socket.remoteAddress, header(req, 'x-forwarded-for'), config.trustProxyHops)
   const openContext = (req: IncomingMessage, res?: ServerResponse) =>
-    createRequestContext(services, openState(req), header(req, 'authorization'), res && watchResponse(res))
+    createRequestContext(services, openState(req), header(req, 'authorization'), res && watchResponse(res), {
+      proof: header(req, 'dpop'),
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+    })
   const answerReuse = new AnswerReuse({
     schema: graphqlSchema,
     catalog: symbolCatalog(services.symbolsCache),
@@ -95,7 +99,14 @@ export function createApp(services: Services, options: AppOptions = {}): App {
     if (requestContext) return requestContext
     let ctx = contexts.get(request)
     if (!ctx)
-      contexts.set(request, (ctx = createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res))))
+      contexts.set(
+        request,
+        (ctx = createRequestContext(services, states.get(request), request.headers.get('authorization'), res && watchResponse(res), {
+          proof: request.headers.get('dpop'),
+          method: request.method,
+          url: request.url,
+        })),
+      )
     return ctx
   }
   const callLimits = graphqlCallLimitsPlugins(services, (request, sc) => contextOf({ ...sc, request }), graphqlSchema, GRAPHQL_PATH)

@@ -11,6 +11,9 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { listenForNotifications, type NotificationListener } from '../db/notifications.ts'
 import { AuditTrail } from '../modules/audit/audit-trail.ts'
 import { AddressLists } from '../modules/auth/addresses/allowed-addresses.ts'
+import { Dpop } from '../modules/auth/dpop/dpop.ts'
+import { PROOF_PURGE_INTERVAL_MS, ProofReplays } from '../modules/auth/dpop/proof-replays.ts'
+import { RedisProofReplays } from '../modules/auth/dpop/redis-proof-replays.ts'
 import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/auth/keys/signing-keys.ts'
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
@@ -34,6 +37,9 @@ export interface AppServices {
   keys: KeyStore
   revocations: RevocationCache
   verifier: TokenVerifier
+  /** DPoP proofs and their replays (docs/dpop.md). */
+  dpop: Dpop
+  proofReplays: ProofReplays | RedisProofReplays
   logger: Logger
   rateLimits: RateLimits
   metrics: Metrics
@@ -118,7 +124,12 @@ export async function openServices(config: Config, logger: Logger, options: Open
     keys.start(intervals.keys, (err) => logger.warn({ err }, 'signing key reload failed'))
     revocations.start(intervals.revocations, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }, 'symbol catalog check failed'))
-    const verifier = new TokenVerifier(keys, config, revocations)
+    const proofReplays = config.redisUrl
+      ? new RedisProofReplays(config.redisUrl, logger)
+      : new ProofReplays(database.db, sessionWriteBatches(database.kind, config.dbPoolSize))
+    proofReplays.start(PROOF_PURGE_INTERVAL_MS, (err) => logger.warn({ err }, 'DPoP proof purge failed'))
+    const dpop = new Dpop(proofReplays, config)
+    const verifier = new TokenVerifier(keys, config, revocations, undefined, dpop)
     const sessionWrites = new SessionWrites(database.db, {
       maxConcurrentBatches: sessionWriteBatches(database.kind, config.dbPoolSize),
       sessionMaxAge: config.sessionMaxAge,
@@ -170,6 +181,8 @@ export async function openServices(config: Config, logger: Logger, options: Open
       keys,
       revocations,
       verifier,
+      dpop,
+      proofReplays,
       logger,
       rateLimits,
       metrics,
@@ -216,6 +229,7 @@ export async function closeServices(services: Services): Promise<void> {
   await Promise.all([
     services.keys.stop(),
     services.revocations.stop(),
+    services.proofReplays.stop(),
     services.symbolsCache.stop(),
     services.eventRetention.stop(),
     services.eventNotifications?.close(),

@@ -9,6 +9,8 @@ export interface Principal {
   scopes: string[]
   jti: string
   exp: number
+  /** RFC 7638 thumbprint of the key the token is bound to (`cnf.jkt`, DPoP): every use needs a proof by that key. */
+  jkt?: string
 }
 
 /** The 401 messages of a missing or refused token, word for word as the API reference gives them. */
@@ -23,7 +25,19 @@ export const MESSAGES = {
 
 /** What turns an `Authorization` header into a Principal, or throws the 401 it deserves. */
 export interface HeaderVerifier {
-  verifyHeader(header: string | null): Promise<Principal>
+  verifyHeader(header: string | null, dpop?: DpopRequest): Promise<Principal>
+}
+
+/**
+ * What a DPoP proof is checked against (docs/dpop.md): the request's `DPoP` header, method and
+ * target (path, or an absolute URL of which only the path counts). `proven` is the key thumbprint a
+ * GraphQL WebSocket proved at its `connection_init`: its operations need no proof of their own.
+ */
+export interface DpopRequest {
+  proof: string | null | undefined
+  method: string
+  url: string
+  proven?: string
 }
 
 /** `<resource>:<action>`, where a granted `*` stands for either part (`orders:*`, `*:read`, `*:*`). */
@@ -51,10 +65,11 @@ export class AuthContext {
   constructor(
     private readonly header: string | null,
     private readonly verifier: HeaderVerifier,
+    private readonly dpop?: DpopRequest,
   ) {}
 
   principal(): Promise<Principal> {
-    this.#principal ??= this.verifier.verifyHeader(this.header)
+    this.#principal ??= this.verifier.verifyHeader(this.header, this.dpop)
     return this.#principal
   }
 

@@ -1,4 +1,4 @@
-import type { AuthContext } from './auth.ts'
+import type { AuthContext, DpopRequest } from './auth.ts'
 
 /**
  * The process-wide services every operation reaches through `ctx.services`, built once at start.
@@ -16,6 +16,8 @@ export interface RequestContext {
   clientIp: string
   services: Services
   auth: AuthContext
+  /** The request's DPoP proof and what it must match, for login and refresh (docs/dpop.md). */
+  dpop: DpopRequest | undefined
   /** What the infrastructure records about this request (log line, response headers). */
   state: RequestState
   /**

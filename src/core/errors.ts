@@ -74,11 +74,18 @@ export class AppError extends Error {
   readonly kind: ErrorKind
   readonly detail: ValidationIssue[] | undefined
   readonly headers: Record<string, string> | undefined
+  /** The `error` code when it is not the kind's: a refused DPoP proof is a 401 `invalid_dpop_proof` (RFC 9449 §7.1). */
+  readonly code: string
 
-  constructor(kind: ErrorKind, message?: string, options: { detail?: ValidationIssue[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    kind: ErrorKind,
+    message?: string,
+    options: { detail?: ValidationIssue[]; headers?: Record<string, string>; cause?: unknown; code?: string } = {},
+  ) {
     super(message ?? kinds[kind].defaultMessage, { cause: options.cause })
     this.name = 'AppError'
     this.kind = kind
+    this.code = options.code ?? kinds[kind].error
     this.detail = options.detail
     this.headers = options.headers
   }
@@ -112,7 +119,7 @@ export function restErrorBody(error: AppError): unknown {
   if (error.kind === 'invalid_credentials') {
     return { message: { en: error.message }, error: kinds[error.kind].error, detail: error.message }
   }
-  return { message: error.message, error: kinds[error.kind].error, detail: error.message }
+  return { message: error.message, error: error.code, detail: error.message }
 }
 
 // Connection lost or refused (08, 57P01-57P05), database missing (3D000), out of resources

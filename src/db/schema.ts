@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely'
 
 import type { AuditChainTable, AuditRecordTable, ClientAllowedAddressTable } from './audit.table.ts'
 import type { Decimal, Timestamp } from './column-types.ts'
+import type { DpopProofTable } from './dpop.table.ts'
 import type { WithdrawalDestinationTable, WithdrawalLimitTable, WithdrawalTable, WithdrawalThresholdTable } from './withdrawals.table.ts'
 
 export type { Decimal, Timestamp } from './column-types.ts'
@@ -40,6 +41,7 @@ export interface Database {
   audit_records: AuditRecordTable
   audit_chain: AuditChainTable
   client_allowed_addresses: ClientAllowedAddressTable
+  dpop_proofs: DpopProofTable
 }
 
 export interface TenantTable {
@@ -58,6 +60,8 @@ export interface ClientTable {
   roles: string[]
   scopes: string[]
   is_active: Generated<boolean>
+  /** Login, refresh and calls need a DPoP proof (docs/dpop.md). */
+  dpop_required: Generated<boolean>
   created_at: Timestamp
   updated_at: Timestamp
 }

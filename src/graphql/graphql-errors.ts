@@ -15,7 +15,7 @@ export function toGraphQLError(error: unknown): GraphQLError {
   const info = kinds[appError.kind]
   const extensions: Record<string, unknown> = {
     code: info.graphqlCode,
-    error: info.error,
+    error: appError.code,
     http: { status: appError.status, ...(appError.headers ? { headers: appError.headers } : {}) },
   }
   if (appError.detail) extensions.detail = appError.detail

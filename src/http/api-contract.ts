@@ -108,7 +108,15 @@ function errorBody(id: string, kind: ErrorKind, example: string, message: z.ZodT
 /** Every 401 message a protected route answers: the reference's four, word for word, and a revoked token's. */
 export const tokenFailureMessage = z.enum(Object.values(MESSAGES)).meta({ id: 'TokenFailureMessage' })
 
-export const tokenFailureBody = errorBody('TokenFailure', 'unauthenticated', MESSAGES.missing, tokenFailureMessage)
+/** A missing or refused DPoP proof, or a DPoP-bound token sent without one (docs/dpop.md); `WWW-Authenticate: DPoP` names it. */
+export const dpopFailureBody = z
+  .object({ message: z.string(), error: z.literal('invalid_dpop_proof'), detail: z.string() })
+  .meta({ id: 'DpopProofFailure', example: { message: 'DPoP proof is missing', error: 'invalid_dpop_proof', detail: 'DPoP proof is missing' } })
+
+/** Every 401 of a protected route: a missing or refused token (the reference's), or a refused DPoP proof. */
+export const tokenFailureBody = z
+  .union([errorBody('BearerTokenFailure', 'unauthenticated', MESSAGES.missing, tokenFailureMessage), dpopFailureBody])
+  .meta({ id: 'TokenFailure', example: { message: MESSAGES.missing, error: 'Unauthorized', detail: MESSAGES.missing } })
 
 /** A failed login: `message` is an object with an `en` text (reference 7.1). */
 export const loginFailureBody = z
@@ -198,9 +206,10 @@ export function notFoundExamples(path: string): Examples {
 }
 
 /** Examples of the reference's 401 answers, one per message. */
-export const tokenFailureExamples: Examples = Object.fromEntries(
-  Object.entries(MESSAGES).map(([key, message]) => [key, { summary: message, value: { message, error: 'Unauthorized', detail: message } }]),
-)
+export const tokenFailureExamples: Examples = Object.fromEntries([
+  ...Object.entries(MESSAGES).map(([key, message]) => [key, { summary: message, value: { message, error: 'Unauthorized', detail: message } }]),
+  ['dpop', { summary: 'A DPoP-bound token without a valid proof', value: dpopFailureBody.meta()!.example }],
+])
 
 /** Examples of the reference's 422 answers (7.3). */
 export const validationExamples: Examples = {

@@ -1,4 +1,4 @@
-import { AuthContext, type HeaderVerifier, type Principal } from '../core/auth.ts'
+import { AuthContext, type DpopRequest, type HeaderVerifier, type Principal } from '../core/auth.ts'
 import type { RequestState } from '../core/context.ts'
 import { AppError } from '../core/errors.ts'
 import { countAnonymousCall } from './anonymous-calls.ts'
@@ -13,8 +13,9 @@ export function countedAuthContext(
   services: { verifier: HeaderVerifier; rateLimits: Pick<RateLimits, 'consumeApi' | 'consumeAnon'> },
   state: RequestState,
   authorization: string | null | undefined,
+  dpop?: DpopRequest,
 ): AuthContext {
-  return new CountedAuthContext(authorization ?? null, services.verifier, {
+  return new CountedAuthContext(authorization ?? null, services.verifier, dpop, {
     authenticated: async (principal, calls) => {
       state.clientId = principal.clientId
       recordRateLimit(state, await services.rateLimits.consumeApi(principal.clientId, calls))
@@ -44,9 +45,10 @@ class CountedAuthContext extends AuthContext {
   constructor(
     header: string | null,
     verifier: HeaderVerifier,
+    dpop: DpopRequest | undefined,
     private readonly counting: Counting,
   ) {
-    super(header, verifier)
+    super(header, verifier, dpop)
   }
 
   override async countAs(calls: number): Promise<void> {

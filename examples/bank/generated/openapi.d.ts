@@ -1049,6 +1049,20 @@ export interface components {
             order: null;
             fill: null;
         };
+        /**
+         * @description `error` is `Unauthorized`; `detail` repeats `message`.
+         * @example {
+         *       "message": "No token provided",
+         *       "error": "Unauthorized",
+         *       "detail": "No token provided"
+         *     }
+         */
+        BearerTokenFailure: {
+            message: components["schemas"]["TokenFailureMessage"];
+            /** @constant */
+            error: "Unauthorized";
+            detail: components["schemas"]["TokenFailureMessage"];
+        };
         BookEvent: {
             /** @description The event's place in its stream: 1, 2, 3, … without gaps. */
             sequence: number;
@@ -1289,6 +1303,19 @@ export interface components {
             limit: number;
         };
         /**
+         * @example {
+         *       "message": "DPoP proof is missing",
+         *       "error": "invalid_dpop_proof",
+         *       "detail": "DPoP proof is missing"
+         *     }
+         */
+        DpopProofFailure: {
+            message: string;
+            /** @constant */
+            error: "invalid_dpop_proof";
+            detail: string;
+        };
+        /**
          * @description `error` is `events_expired`; `detail` repeats `message`.
          * @example {
          *       "message": "Events after 12 are no longer kept (7 days); the oldest kept is 5230",
@@ -1513,8 +1540,11 @@ export interface components {
             exp: number;
             /** @description Unique token id. */
             jti: components["schemas"]["Uuid"];
-            /** @constant */
-            token_type: "access";
+            /**
+             * @description `DPoP` when the tokens are bound to a DPoP key (docs/dpop.md), else the claim `access`.
+             * @enum {string}
+             */
+            token_type: "access" | "DPoP";
             session_id: components["schemas"]["Uuid"];
             tenant_id: components["schemas"]["Uuid"];
             /**
@@ -1541,6 +1571,10 @@ export interface components {
             amr: string[];
             /** @description Equals `sub` (RFC 9068). */
             client_id: components["schemas"]["Uuid"];
+            /** @description The DPoP key the tokens are bound to, by RFC 7638 thumbprint (docs/dpop.md): only for clients that require DPoP. */
+            cnf?: {
+                jkt: string;
+            };
             tokens: components["schemas"]["TokenSet"];
             /**
              * @description Seconds until the access token expires (`ACCESS_TOKEN_TTL`, 600 by default).
@@ -1861,6 +1895,11 @@ export interface components {
              * @example 600
              */
             expires_in: number;
+            /**
+             * @description Present when the tokens are bound to a DPoP key (docs/dpop.md).
+             * @constant
+             */
+            token_type?: "DPoP";
         };
         RejectWithdrawalInput: {
             /** @example Destination not confirmed by phone */
@@ -2046,19 +2085,13 @@ export interface components {
          */
         Timestamp: string;
         /**
-         * @description `error` is `Unauthorized`; `detail` repeats `message`.
          * @example {
          *       "message": "No token provided",
          *       "error": "Unauthorized",
          *       "detail": "No token provided"
          *     }
          */
-        TokenFailure: {
-            message: components["schemas"]["TokenFailureMessage"];
-            /** @constant */
-            error: "Unauthorized";
-            detail: components["schemas"]["TokenFailureMessage"];
-        };
+        TokenFailure: components["schemas"]["BearerTokenFailure"] | components["schemas"]["DpopProofFailure"];
         /** @enum {string} */
         TokenFailureMessage: "No token provided" | "JWT has an invalid format" | "JWT has expired" | "JWT signature is invalid" | "JWT has been revoked";
         TokenSet: {
@@ -2642,7 +2675,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description Wrong client id or secret, or an inactive client */
+            /** @description Wrong client id or secret, or an inactive client; or, for a client that requires DPoP, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2652,7 +2685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginFailure"];
+                    "application/json": components["schemas"]["LoginFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
@@ -2719,7 +2752,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client */
+            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client; or, for a DPoP-bound session, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2729,7 +2762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefreshFailure"];
+                    "application/json": components["schemas"]["RefreshFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
@@ -5084,7 +5117,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description Wrong client id or secret, or an inactive client */
+            /** @description Wrong client id or secret, or an inactive client; or, for a client that requires DPoP, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5094,7 +5127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LoginFailure"];
+                    "application/json": components["schemas"]["LoginFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */
@@ -5161,7 +5194,7 @@ export interface operations {
                     "application/json": components["schemas"]["BadRequestError"];
                 };
             };
-            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client */
+            /** @description An unknown, used, revoked or expired refresh token, an access token, or an inactive client; or, for a DPoP-bound session, a missing or refused `DPoP` proof */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5171,7 +5204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RefreshFailure"];
+                    "application/json": components["schemas"]["RefreshFailure"] | components["schemas"]["DpopProofFailure"];
                 };
             };
             /** @description The caller's address is outside its client's allow-list (`Address not allowed`) */

@@ -14,12 +14,12 @@ export async function findClientById(db: Db, id: string): Promise<ClientRow | un
 }
 
 /** What login needs of a client. */
-export type ClientCredentialsRow = Pick<ClientRow, 'id' | 'tenant_id' | 'secret_digest' | 'roles' | 'scopes' | 'is_active'>
+export type ClientCredentialsRow = Pick<ClientRow, 'id' | 'tenant_id' | 'secret_digest' | 'roles' | 'scopes' | 'is_active' | 'dpop_required'>
 
 /** Many clients in one statement whatever their number (the text never changes with it). */
 export async function findClientCredentials(db: Db, ids: readonly string[]): Promise<ClientCredentialsRow[]> {
   const { rows } = await sql<ClientCredentialsRow>`
-    select id, tenant_id, secret_digest, roles, scopes, is_active from clients where id = any(${ids}::uuid[])`.execute(db)
+    select id, tenant_id, secret_digest, roles, scopes, is_active, dpop_required from clients where id = any(${ids}::uuid[])`.execute(db)
   return rows
 }
 
@@ -35,7 +35,11 @@ export async function countClients(db: Db): Promise<number> {
   return row.n
 }
 
-export async function updateClient(db: Db, id: string, changes: Partial<Pick<ClientRow, 'is_active' | 'secret_digest'>>): Promise<ClientRow | undefined> {
+export async function updateClient(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<ClientRow, 'is_active' | 'secret_digest' | 'dpop_required'>>,
+): Promise<ClientRow | undefined> {
   return db
     .updateTable('clients')
     .set({ ...changes, updated_at: sql<string>`timezone('utc', now())` })

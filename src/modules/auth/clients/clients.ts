@@ -22,6 +22,8 @@ export const createClientInput = z.object({
   tenant_id: z.uuid().optional(),
   roles: z.array(z.enum(ROLES)).min(1).default(['client']),
   scopes: z.array(z.string().max(100, { abort: true }).regex(scopePattern, 'scopes are <resource>:<action>, * allowed for either part')).optional(),
+  /** `required`: login, refresh and calls need DPoP proofs (docs/dpop.md). */
+  dpop: z.enum(['required', 'off']).optional(),
 })
 export type CreateClientInput = z.input<typeof createClientInput>
 
@@ -32,6 +34,7 @@ export interface ClientRecord {
   roles: string[]
   scopes: string[]
   is_active: boolean
+  dpop: 'required' | 'off'
   created_at: string
   updated_at: string
 }
@@ -44,6 +47,7 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     roles: row.roles,
     scopes: row.scopes,
     is_active: row.is_active,
+    dpop: row.dpop_required ? 'required' : 'off',
     created_at: formatTimestamp(row.created_at),
     updated_at: formatTimestamp(row.updated_at),
   }
@@ -67,9 +71,11 @@ export async function createClient(db: Db, input: CreateClientInput) {
       secret_digest: digestSecret(secret),
       roles: [...new Set(data.roles)],
       scopes: [...new Set(data.scopes ?? (data.roles.includes('admin') ? DEFAULT_ADMIN_SCOPES : DEFAULT_SCOPES))],
+      dpop_required: data.dpop === 'required',
     })
   })
-  return { client_id: row.id, client_secret: secret, tenant_id: row.tenant_id, roles: row.roles, scopes: row.scopes }
+  const created = { client_id: row.id, client_secret: secret, tenant_id: row.tenant_id, roles: row.roles, scopes: row.scopes }
+  return row.dpop_required ? { ...created, dpop: 'required' as const } : created
 }
 
 export async function listClients(db: Db): Promise<ClientRecord[]> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { z } from 'zod'
 
+import type { DpopRequest } from '../../../core/auth.ts'
 import type { Services } from '../../../core/context.ts'
 import { AppError } from '../../../core/errors.ts'
 import { parseInput } from '../../../core/validation.ts'
@@ -21,9 +22,10 @@ const clientIdFormat = z.uuid()
  * allowance of the client's own address (docs/operations.md, "Rate limits").
  */
 export async function login(
-  services: Pick<Services, 'sessionWrites' | 'keys' | 'config' | 'rateLimits' | 'metrics' | 'audit' | 'addresses'>,
+  services: Pick<Services, 'sessionWrites' | 'keys' | 'config' | 'rateLimits' | 'metrics' | 'audit' | 'addresses' | 'dpop'>,
   input: unknown,
   ip: string,
+  dpop?: DpopRequest,
 ) {
   const { client_id, client_secret } = parseInput(loginInput, input, 'body')
   const { sessionWrites, keys, config, rateLimits, metrics } = services
@@ -40,6 +42,8 @@ export async function login(
     throw new AppError('invalid_credentials')
   }
   assertAddressAllowed(services, { clientId: client.id, tenantId: client.tenant_id }, ip, 'login')
+  // A client bound to DPoP proves its key too; the tokens are bound to it (docs/dpop.md).
+  const jkt = client.dpop_required ? await services.dpop.proveKey(dpop).catch(refusedAfter(() => rateLimits.penaliseLogin(limitKeys))) : undefined
 
   const now = nowSeconds()
   const sessionId = randomUUID()
@@ -49,7 +53,7 @@ export async function login(
   const { claims, tokens, refreshExpiresAt } = await signTokenPair(
     keys,
     config,
-    { clientId: client.id, tenantId: client.tenant_id, sessionId, roles: client.roles, scopes: client.scopes, sessionExpiresAt },
+    { clientId: client.id, tenantId: client.tenant_id, sessionId, roles: client.roles, scopes: client.scopes, sessionExpiresAt, jkt },
     refreshJti,
     now,
   )
@@ -63,7 +67,13 @@ export async function login(
   })
   metrics.loginSucceeded()
   // Shorter than ACCESS_TOKEN_TTL only in the session's last minutes.
-  return { claims, tokens, expires_in: claims.exp - now }
+  return { claims, tokens, expires_in: claims.exp - now, token_type: jkt === undefined ? undefined : ('DPoP' as const) }
+}
+
+/** Counts a refused proof against the login limit, then refuses. */
+const refusedAfter = (count: () => Promise<unknown>) => async (error: unknown) => {
+  await count()
+  throw error
 }
 
 export type LoginResult = Awaited<ReturnType<typeof login>>

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose'
 import { z } from 'zod'
 
-import { MESSAGES } from '../../../core/auth.ts'
+import { type DpopRequest, MESSAGES } from '../../../core/auth.ts'
 import type { Services } from '../../../core/context.ts'
 import { AppError, unauthenticated } from '../../../core/errors.ts'
 import { parseInput } from '../../../core/validation.ts'
@@ -25,6 +25,8 @@ const refreshClaims = z.object({
   token_type: z.literal('refresh'),
   // Absent from tokens issued before sessions had an absolute end.
   session_exp: z.number().int().optional(),
+  // A session bound to a DPoP key (docs/dpop.md).
+  cnf: z.object({ jkt: z.string() }).optional(),
 })
 type PresentedRefreshToken = z.infer<typeof refreshClaims>
 
@@ -92,9 +94,10 @@ function readIssuedRefreshToken(keys: KeyStore, config: TokenConfig, token: stri
  * refused before any work.
  */
 export async function refresh(
-  services: Pick<Services, 'db' | 'sessionWrites' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics' | 'audit' | 'addresses'>,
+  services: Pick<Services, 'db' | 'sessionWrites' | 'keys' | 'config' | 'revocations' | 'logger' | 'rateLimits' | 'metrics' | 'audit' | 'addresses' | 'dpop'>,
   input: unknown,
   ip: string,
+  dpop?: DpopRequest,
 ) {
   const { refresh_token } = parseInput(refreshInput, input, 'body')
   if (refresh_token.length > MAX_REFRESH_TOKEN_LENGTH) throw invalidRefreshToken()
@@ -108,13 +111,15 @@ export async function refresh(
     if (issued) await verifyRefreshToken(keys, config, refresh_token)
     assertAddressAllowed(services, { clientId: presented.sub, tenantId: presented.tenant_id }, ip, 'refresh')
   }
+  // A bound session is refreshed only with a proof by its key, before the token is consumed.
+  const jkt = presented.cnf && (await services.dpop.proveKey(dpop, presented.cnf.jkt))
 
   const now = nowSeconds()
   // A session's end travels in its refresh tokens; the rotation holds the last word on it anyway.
   const sessionExpiresAt = presented.session_exp
   if (sessionExpiresAt !== undefined && sessionExpiresAt <= now) throw invalidRefreshToken()
   const nextJti = randomUUID()
-  const subject = { clientId: presented.sub, tenantId: presented.tenant_id, sessionId: presented.session_id, sessionExpiresAt }
+  const subject = { clientId: presented.sub, tenantId: presented.tenant_id, sessionId: presented.session_id, sessionExpiresAt, jkt }
   // The access token is signed with the client's last known claims beside the refresh token, so
   // one trip to the signing thread serves both; the rotation's answer decides whether it stands.
   const guess = services.sessionWrites.lastClaims(presented.sub)
@@ -169,6 +174,7 @@ export async function refresh(
     status: 'refreshed' as const,
     tokens: { access: access.token, refresh: next.token } satisfies TokenSet,
     expires_in: access.claims.exp - now,
+    ...(jkt === undefined ? {} : { token_type: 'DPoP' as const }),
   }
 }
 

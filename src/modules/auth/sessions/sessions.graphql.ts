@@ -7,6 +7,8 @@ import { markCarriesTokens } from './no-store.ts'
 import { refresh, type RefreshResult } from './refresh.ts'
 import type { TokenSet } from './session-tokens.ts'
 
+const TOKEN_TYPE = '`DPoP` when the tokens are bound to a DPoP key (docs/dpop.md), else `Bearer`: how `Authorization` carries the access token.'
+
 const TokenSetType = builder.objectRef<TokenSet>('TokenSet').implement({
   description: 'An access token (EdDSA-signed JWT) and the refresh token that renews it once.',
   fields: (t) => ({
@@ -31,6 +33,11 @@ const TokenClaimsType = builder.objectRef<AccessTokenClaims>('TokenClaims').impl
     scopes: t.exposeStringList('scopes'),
     amr: t.exposeStringList('amr'),
     clientId: t.exposeString('client_id'),
+    cnfJkt: t.string({
+      nullable: true,
+      description: 'The thumbprint of the DPoP key the token is bound to (`cnf.jkt`), if it is.',
+      resolve: (c) => c.cnf?.jkt,
+    }),
   }),
 })
 
@@ -39,6 +46,7 @@ const LoginResultType = builder.objectRef<LoginResult>('LoginResult').implement(
     claims: t.expose('claims', { type: TokenClaimsType }),
     tokens: t.expose('tokens', { type: TokenSetType }),
     expiresIn: t.exposeInt('expires_in', { description: 'Lifetime of the access token, seconds.' }),
+    tokenType: t.string({ description: TOKEN_TYPE, resolve: (r) => r.token_type ?? 'Bearer' }),
   }),
 })
 
@@ -47,6 +55,7 @@ const RefreshResultType = builder.objectRef<RefreshResult>('RefreshResult').impl
     status: t.exposeString('status'),
     tokens: t.expose('tokens', { type: TokenSetType }),
     expiresIn: t.exposeInt('expires_in', { description: 'Lifetime of the access token, seconds.' }),
+    tokenType: t.string({ description: TOKEN_TYPE, resolve: (r) => r.token_type ?? 'Bearer' }),
   }),
 })
 
@@ -60,7 +69,7 @@ builder.mutationField('login', (t) =>
       clientSecret: t.arg.string({ required: true }),
     },
     resolve: async (_root, args, ctx) => {
-      const result = await login(ctx.services, { client_id: args.clientId, client_secret: args.clientSecret }, ctx.clientIp)
+      const result = await login(ctx.services, { client_id: args.clientId, client_secret: args.clientSecret }, ctx.clientIp, ctx.dpop)
       loginSucceeded(ctx, result.claims)
       markCarriesTokens(ctx.state)
       return result
@@ -75,7 +84,7 @@ builder.mutationField('refresh', (t) =>
     extensions: ANSWERS_ANONYMOUS,
     args: { refreshToken: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const result = await refresh(ctx.services, { refresh_token: args.refreshToken }, ctx.clientIp)
+      const result = await refresh(ctx.services, { refresh_token: args.refreshToken }, ctx.clientIp, ctx.dpop)
       markCarriesTokens(ctx.state)
       return result
     },

@@ -1,4 +1,6 @@
-import { loginFailureBody, noStoreHeaders } from '../../../http/api-contract.ts'
+import { z } from 'zod'
+
+import { dpopFailureBody, loginFailureBody, noStoreHeaders } from '../../../http/api-contract.ts'
 import type { DocumentedRoute, RestRequest } from '../../../http/router.ts'
 import { loginSucceeded } from '../../audit/auth-audit.ts'
 import { login } from './login.ts'
@@ -7,13 +9,13 @@ import { refresh } from './refresh.ts'
 import { loginInput, loginResponse, refreshFailureBody, refreshInput, refreshResponse } from './sessions.schemas.ts'
 
 async function loginHandler({ ctx, body }: RestRequest) {
-  const { claims, tokens, expires_in } = await login(ctx.services, await body(), ctx.clientIp)
+  const { claims, tokens, expires_in, token_type } = await login(ctx.services, await body(), ctx.clientIp, ctx.dpop)
   loginSucceeded(ctx, claims)
-  return { body: { ...claims, tokens, expires_in }, headers: NO_STORE_HEADERS }
+  return { body: { ...claims, ...(token_type ? { token_type } : {}), tokens, expires_in }, headers: NO_STORE_HEADERS }
 }
 
 async function refreshHandler({ ctx, body }: RestRequest) {
-  return { body: await refresh(ctx.services, await body(), ctx.clientIp), headers: NO_STORE_HEADERS }
+  return { body: await refresh(ctx.services, await body(), ctx.clientIp, ctx.dpop), headers: NO_STORE_HEADERS }
 }
 
 const LOGIN = {
@@ -25,7 +27,10 @@ const LOGIN = {
   bodyExamples: { credentials: { summary: 'Client credentials', value: { client_id: '<CLIENT_ID>', client_secret: '<CLIENT_SECRET>' } } },
   responses: {
     200: { description: 'Logged in', body: loginResponse, headers: noStoreHeaders },
-    401: { description: 'Wrong client id or secret, or an inactive client', body: loginFailureBody },
+    401: {
+      description: 'Wrong client id or secret, or an inactive client; or, for a client that requires DPoP, a missing or refused `DPoP` proof',
+      body: z.union([loginFailureBody, dpopFailureBody]),
+    },
   },
 } as const
 
@@ -38,7 +43,11 @@ const REFRESH = {
   bodyExamples: { token: { summary: 'A refresh token', value: { refresh_token: '<REFRESH_TOKEN>' } } },
   responses: {
     200: { description: 'New tokens', body: refreshResponse, headers: noStoreHeaders },
-    401: { description: 'An unknown, used, revoked or expired refresh token, an access token, or an inactive client', body: refreshFailureBody },
+    401: {
+      description:
+        'An unknown, used, revoked or expired refresh token, an access token, or an inactive client; or, for a DPoP-bound session, a missing or refused `DPoP` proof',
+      body: z.union([refreshFailureBody, dpopFailureBody]),
+    },
   },
 } as const
 

@@ -40,19 +40,30 @@ export const loginResponse = z
     iat: z.int().meta({ description: 'Issued at, Unix seconds.', example: 1764106200 }),
     exp: z.int().meta({ description: 'Expiry, Unix seconds.', example: 1764106800 }),
     jti: uuidText.meta({ description: 'Unique token id.' }),
-    token_type: z.literal('access'),
+    token_type: z.enum(['access', 'DPoP']).meta({ description: '`DPoP` when the tokens are bound to a DPoP key (docs/dpop.md), else the claim `access`.' }),
     session_id: uuidText,
     tenant_id: uuidText,
     roles: z.array(z.string()).meta({ example: ['client'] }),
     scopes: z.array(z.string()).meta({ example: ['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write'] }),
     amr: z.array(z.string()).meta({ example: ['client_secret'] }),
     client_id: uuidText.meta({ description: 'Equals `sub` (RFC 9068).' }),
+    cnf: z
+      .object({ jkt: z.string() })
+      .optional()
+      .meta({ description: 'The DPoP key the tokens are bound to, by RFC 7638 thumbprint (docs/dpop.md): only for clients that require DPoP.' }),
     tokens: tokenSet,
     expires_in: expiresIn,
   })
   .meta({ id: 'LoginResponse' })
 
-export const refreshResponse = z.object({ status: z.literal('refreshed'), tokens: tokenSet, expires_in: expiresIn }).meta({ id: 'RefreshResponse' })
+export const refreshResponse = z
+  .object({
+    status: z.literal('refreshed'),
+    tokens: tokenSet,
+    expires_in: expiresIn,
+    token_type: z.literal('DPoP').optional().meta({ description: 'Present when the tokens are bound to a DPoP key (docs/dpop.md).' }),
+  })
+  .meta({ id: 'RefreshResponse' })
 
 /** Every refresh failure is this one 401 (docs/api.md, "Identity and tokens"). */
 export const refreshFailureBody = z

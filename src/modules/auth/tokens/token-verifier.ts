@@ -1,7 +1,9 @@
 import { errors as joseErrors, type JWTHeaderParameters, jwtVerify } from 'jose'
 
-import { type HeaderVerifier, MESSAGES, type Principal } from '../../../core/auth.ts'
+import { type DpopRequest, type HeaderVerifier, MESSAGES, type Principal } from '../../../core/auth.ts'
 import { AppError, toAppError, unauthenticated } from '../../../core/errors.ts'
+import type { Dpop } from '../dpop/dpop.ts'
+import { invalidDpopProof } from '../dpop/dpop-proof.ts'
 import { type KeyStore, SIGNING_ALG } from '../keys/signing-keys.ts'
 import type { RevocationCache } from '../sessions/revocations.ts'
 import { ACCESS_TOKEN_TYP, type AccessTokenClaims, type TokenConfig } from './tokens.ts'
@@ -10,6 +12,8 @@ import { ACCESS_TOKEN_TYP, type AccessTokenClaims, type TokenConfig } from './to
 // pattern runs; our tokens are well under 2 KB.
 const MAX_AUTHORIZATION_LENGTH = 8192
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
+// A DPoP-bound token (docs/dpop.md): only tried when the header is not Bearer, so Bearer calls pay nothing for it.
+const DPOP = /^DPoP ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/
 // Verified tokens kept, keyed by the exact token string (a tampered token is another key).
 const VERIFIED_CACHE_SIZE = 10_000
 
@@ -30,14 +34,28 @@ export class TokenVerifier implements HeaderVerifier {
     private readonly config: TokenConfig,
     private readonly revocations: RevocationCache,
     private readonly now: Clock = wallClock,
+    private readonly dpop?: Pick<Dpop, 'proveCall'>,
   ) {}
 
-  /** Verifies an `Authorization` header value into a Principal, or throws the reference's 401. */
-  async verifyHeader(header: string | null): Promise<Principal> {
+  /**
+   * Verifies an `Authorization` header value into a Principal, or throws the reference's 401. A
+   * token bound to a DPoP key (`cnf.jkt`) counts only as `DPoP <token>` with a proof by that key.
+   */
+  async verifyHeader(header: string | null, dpop?: DpopRequest): Promise<Principal> {
     if (header === null || header.trim() === '') throw unauthenticated(MESSAGES.missing)
-    const match = header.length <= MAX_AUTHORIZATION_LENGTH ? BEARER.exec(header) : null
-    if (!match) throw unauthenticated(MESSAGES.invalidFormat)
-    return this.verifyAccessToken(match[1]!)
+    const bounded = header.length <= MAX_AUTHORIZATION_LENGTH
+    const bearer = bounded ? BEARER.exec(header) : null
+    if (bearer) {
+      const principal = await this.verifyAccessToken(bearer[1]!)
+      if (principal.jkt !== undefined) throw invalidDpopProof('A DPoP-bound token must be sent as Authorization: DPoP <token> with a DPoP proof')
+      return principal
+    }
+    const bound = bounded ? DPOP.exec(header) : null
+    if (!bound || !this.dpop) throw unauthenticated(MESSAGES.invalidFormat)
+    const principal = await this.verifyAccessToken(bound[1]!)
+    if (principal.jkt === undefined) throw invalidDpopProof('The token is not DPoP-bound: send it as Authorization: Bearer <token>')
+    await this.dpop.proveCall(dpop, principal.jkt, bound[1]!)
+    return principal
   }
 
   async verifyAccessToken(token: string): Promise<Principal> {
@@ -86,7 +104,8 @@ export class TokenVerifier implements HeaderVerifier {
       typeof payload.session_id !== 'string' ||
       typeof payload.tenant_id !== 'string' ||
       !isStringArray(payload.roles) ||
-      !isStringArray(payload.scopes)
+      !isStringArray(payload.scopes) ||
+      (payload.cnf !== undefined && typeof payload.cnf?.jkt !== 'string')
     ) {
       throw unauthenticated(MESSAGES.invalidFormat)
     }
@@ -98,6 +117,7 @@ export class TokenVerifier implements HeaderVerifier {
       scopes: Object.freeze([...payload.scopes]) as string[],
       jti: payload.jti,
       exp: payload.exp,
+      ...(payload.cnf ? { jkt: payload.cnf.jkt } : {}),
     })
     if (this.#verified.size >= VERIFIED_CACHE_SIZE) this.#verified.delete(this.#verified.keys().next().value!)
     this.#verified.set(token, { principal, kid })

@@ -20,6 +20,8 @@ export interface AccessTokenClaims {
   scopes: string[]
   amr: string[]
   client_id: string
+  /** RFC 9449 §6: the key the token is bound to (DPoP), by RFC 7638 thumbprint. */
+  cnf?: { jkt: string }
 }
 
 export interface RefreshTokenClaims {
@@ -34,6 +36,8 @@ export interface RefreshTokenClaims {
   tenant_id: string
   /** When the session ends however often it is refreshed (`SESSION_MAX_AGE` after login), Unix seconds. */
   session_exp?: number
+  /** The DPoP key the session is bound to: its refreshes need a proof by it. */
+  cnf?: { jkt: string }
 }
 
 export interface TokenSubject {
@@ -44,6 +48,8 @@ export interface TokenSubject {
   scopes: string[]
   /** The session's end, Unix seconds: no token of it expires later. */
   sessionExpiresAt?: number
+  /** The thumbprint of the DPoP key the tokens are bound to. */
+  jkt?: string | undefined
 }
 
 /** `lifetime` seconds after `now`, or the session's end when that comes first. */
@@ -68,6 +74,7 @@ export async function signAccessToken(keys: KeyStore, config: TokenConfig, subje
     scopes: subject.scopes,
     amr: ['client_secret'],
     client_id: subject.clientId,
+    ...(subject.jkt === undefined ? {} : { cnf: { jkt: subject.jkt } }),
   }
   return { token: await signJwt(keys, ACCESS_TOKEN_TYP, claims), claims }
 }
@@ -75,7 +82,7 @@ export async function signAccessToken(keys: KeyStore, config: TokenConfig, subje
 export async function signRefreshToken(
   keys: KeyStore,
   config: TokenConfig,
-  subject: Pick<TokenSubject, 'clientId' | 'tenantId' | 'sessionId' | 'sessionExpiresAt'>,
+  subject: Pick<TokenSubject, 'clientId' | 'tenantId' | 'sessionId' | 'sessionExpiresAt' | 'jkt'>,
   jti: string,
   now = Math.floor(Date.now() / 1000),
 ) {
@@ -90,6 +97,7 @@ export async function signRefreshToken(
     session_id: subject.sessionId,
     tenant_id: subject.tenantId,
     ...(subject.sessionExpiresAt === undefined ? {} : { session_exp: subject.sessionExpiresAt }),
+    ...(subject.jkt === undefined ? {} : { cnf: { jkt: subject.jkt } }),
   }
   return { token: await signJwt(keys, REFRESH_TOKEN_TYP, claims), claims }
 }

@@ -9,6 +9,7 @@ import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
 import { marketDataRoutes } from '../modules/exchange/market-data/market-data.rest.ts'
 import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
+import { webhookRoutes } from '../modules/exchange/webhooks/webhooks.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
 import { userRoutes } from '../modules/tenants/users/users.rest.ts'
 import { docsPageRoutes } from './docs-page.ts'
@@ -30,6 +31,7 @@ export const routes: DocumentedRoute[] = [
   ...fillRoutes,
   ...accountRoutes,
   ...eventRoutes,
+  ...webhookRoutes,
   ...userRoutes,
   ...openApiRoutes(() => routes),
   ...docsPageRoutes,

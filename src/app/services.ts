@@ -21,6 +21,7 @@ import { MarketDay } from '../modules/exchange/market-data/market-day.ts'
 import { Matching } from '../modules/exchange/matching/matching.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/caches/symbols-cache.ts'
+import { WebhookDispatcher, type WebhookDispatcherOptions } from '../modules/exchange/webhooks/webhook-dispatcher.ts'
 import { Metrics } from '../observability/metrics.ts'
 import { RateLimits } from '../rate-limits/rate-limits.ts'
 
@@ -48,6 +49,8 @@ export interface AppServices {
   eventRetention: EventRetention
   /** The market's day and clock: the reference price roll, candle and ticker windows (docs/market-data.md). */
   marketDay: MarketDay
+  /** Delivers webhooks (docs/webhooks.md). */
+  webhooks: WebhookDispatcher
   /** How often the background reloads run (what `openServices` was given, else the defaults). */
   intervals: ReloadIntervals
 }
@@ -77,6 +80,8 @@ export const DEFAULT_RELOAD_INTERVALS: Readonly<ReloadIntervals> = {
 export interface OpenServicesOptions {
   /** Shorter reloads, for tests that wait for a change made elsewhere to be picked up. */
   intervals?: Partial<ReloadIntervals>
+  /** The webhook dispatcher's clock and retry schedule (tests move the clock instead of waiting). */
+  webhooks?: Pick<WebhookDispatcherOptions, 'now' | 'schedule' | 'leaseMs'>
 }
 
 declare module '../core/context.ts' {
@@ -130,12 +135,21 @@ export async function openServices(config: Config, logger: Logger, options: Open
             notification: (payload) => {
               const { instance: from, keys } = decodeNotification(payload)
               if (from !== instance) events.wake(keys)
+              webhooks.wake()
             },
             listening: () => events.wakeAll(),
           },
           logger,
         )
       : undefined
+    const webhooks = new WebhookDispatcher(db, logger, {
+      allowHttp: config.webhookAllowHttp,
+      allowPrivate: config.webhookAllowPrivate,
+      encryptionKey: config.keyEncryptionKey,
+      retentionDays: config.eventRetentionDays,
+      pollMs: intervals.eventPoll,
+      ...options.webhooks,
+    })
     const eventRetention = new EventRetention(db, config.eventRetentionDays)
     eventRetention.start(intervals.eventPurge, (err) => logger.warn({ err }, 'event purge failed'))
     const matching = new Matching(database.db, {
@@ -147,10 +161,15 @@ export async function openServices(config: Config, logger: Logger, options: Open
       // The embedded database runs each statement on the event loop's thread: smaller steps keep
       // each under the 50 ms bound (docs/matching.md, "Bounded steps").
       ...(database.kind === 'pglite' ? { fillsPerStep: 10, ordersPerStep: 25 } : {}),
-      events: { committed: (keys) => events.wake(keys), ...(eventNotifications ? { notify: { instance } } : {}) },
+      events: {
+        committed: (keys) => {
+          events.wake(keys)
+          webhooks.wake()
+        }, ...(eventNotifications ? { notify: { instance } } : {}) },
       marketTimeZone: config.marketTimezone,
     })
     await matching.warm()
+    webhooks.start()
     const marketDay = new MarketDay(db, config.marketTimezone)
     marketDay.start((err) => logger.warn({ err }, 'reference price roll failed'))
     return {
@@ -171,6 +190,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
       eventNotifications,
       eventRetention,
       marketDay,
+      webhooks,
       intervals,
     }
   } catch (error) {
@@ -200,6 +220,7 @@ async function warnOfPlainKeys(db: Db, config: Config, logger: Logger): Promise<
 export async function closeServices(services: Services): Promise<void> {
   services.events.close()
   services.marketDay.stop()
+  await services.webhooks.close()
   await Promise.all([
     services.keys.stop(),
     services.revocations.stop(),

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely'
 
 import type { Decimal, Timestamp } from './column-types.ts'
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './webhooks.table.ts'
 
 export type { Decimal, Timestamp } from './column-types.ts'
 
@@ -31,6 +32,8 @@ export interface Database {
   accounts: AccountTable
   ledger_entries: LedgerEntryTable
   collected_fees: CollectedFeeTable
+  webhook_endpoints: WebhookEndpointTable
+  webhook_deliveries: WebhookDeliveryTable
 }
 
 export interface TenantTable {

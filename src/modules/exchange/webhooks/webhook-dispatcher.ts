@@ -80,8 +80,13 @@ export class WebhookDispatcher {
     this.#schedule = options.schedule ?? RETRY_SCHEDULE_MS
     this.#concurrency = options.concurrency ?? 32
     const timeoutMs = options.timeoutMs ?? 10_000
-    this.#leaseMs = options.leaseMs ?? timeoutMs + 20_000
+    this.#leaseMs = options.leaseMs ?? timeoutMs + 5_000
     this.#sender = new WebhookSender({ allowHttp: options.allowHttp, allowPrivate: options.allowPrivate, timeoutMs })
+  }
+
+  /** The dispatcher's clock: endpoints' changes are timed by it too, so a rotation's day is the deliveries' day. */
+  now(): number {
+    return this.#now()
   }
 
   start(): void {

@@ -44,7 +44,7 @@ export async function createWebhook(ctx: RequestContext, input: () => unknown): 
   checkTarget(ctx, principal, body)
   const { db, config } = ctx.services
   const secret = generateWebhookSecret()
-  const now = storedTime(Date.now())
+  const now = storedTime(ctx.services.webhooks.now())
   const row = await insertEndpoint(
     db,
     {
@@ -89,7 +89,7 @@ export async function updateWebhook(ctx: RequestContext, uid: string, input: () 
   const body = parseInput(updateWebhookBody, await input(), 'body')
   const row = await ownEndpoint(ctx, principal, uid)
   checkTarget(ctx, principal, body)
-  const changes: Parameters<typeof updateEndpoint>[2] = { updated_at: storedTime(Date.now()) }
+  const changes: Parameters<typeof updateEndpoint>[2] = { updated_at: storedTime(ctx.services.webhooks.now()) }
   if (body.url !== undefined) changes.url = body.url
   if (body.description !== undefined) changes.description = body.description
   // The types an endpoint receives are those its events' chooser may read.
@@ -116,7 +116,7 @@ export async function rotateWebhookSecret(ctx: RequestContext, uid: string): Pro
   const principal = await ctx.auth.require(WEBHOOKS_WRITE)
   const row = await ownEndpoint(ctx, principal, uid)
   const secret = generateWebhookSecret()
-  const now = Date.now()
+  const now = ctx.services.webhooks.now()
   const updated = await updateEndpoint(ctx.services.db, row.uid, {
     secret: sealSecret(secret, ctx.services.config.keyEncryptionKey),
     previous_secret: row.secret,
@@ -168,7 +168,7 @@ export async function replayWebhook(ctx: RequestContext, uid: string, input: () 
     next_attempt_at: null,
     is_active: true,
     disabled_reason: null,
-    updated_at: storedTime(Date.now()),
+    updated_at: storedTime(ctx.services.webhooks.now()),
   })
   if (!updated) throw notFound(`Webhook ${uid} not found`)
   ctx.services.webhooks.wake()

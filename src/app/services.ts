@@ -135,7 +135,6 @@ export async function openServices(config: Config, logger: Logger, options: Open
             notification: (payload) => {
               const { instance: from, keys } = decodeNotification(payload)
               if (from !== instance) events.wake(keys)
-              webhooks.wake()
             },
             listening: () => events.wakeAll(),
           },
@@ -150,6 +149,13 @@ export async function openServices(config: Config, logger: Logger, options: Open
       pollMs: intervals.eventPoll,
       ...options.webhooks,
     })
+    // Whatever wakes this process's streams (a pass, a transfer, another process's NOTIFY) wakes
+    // the webhook dispatcher too: it looks at the table soon, and never holds the waker up.
+    const wakeStreams = events.wake.bind(events)
+    events.wake = (keys) => {
+      wakeStreams(keys)
+      webhooks.wake()
+    }
     const eventRetention = new EventRetention(db, config.eventRetentionDays)
     eventRetention.start(intervals.eventPurge, (err) => logger.warn({ err }, 'event purge failed'))
     const matching = new Matching(database.db, {
@@ -161,11 +167,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
       // The embedded database runs each statement on the event loop's thread: smaller steps keep
       // each under the 50 ms bound (docs/matching.md, "Bounded steps").
       ...(database.kind === 'pglite' ? { fillsPerStep: 10, ordersPerStep: 25 } : {}),
-      events: {
-        committed: (keys) => {
-          events.wake(keys)
-          webhooks.wake()
-        }, ...(eventNotifications ? { notify: { instance } } : {}) },
+      events: { committed: (keys) => events.wake(keys), ...(eventNotifications ? { notify: { instance } } : {}) },
       marketTimeZone: config.marketTimezone,
     })
     await matching.warm()

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 
 import type { Logger } from 'pino'
 
@@ -81,6 +82,8 @@ export class WebhookDispatcher {
     this.#concurrency = options.concurrency ?? 32
     const timeoutMs = options.timeoutMs ?? 10_000
     this.#leaseMs = options.leaseMs ?? timeoutMs + 5_000
+    // Every delivery in flight listens for the close: as many as the concurrency, by design.
+    setMaxListeners(this.#concurrency + 1, this.#abort.signal)
     this.#sender = new WebhookSender({ allowHttp: options.allowHttp, allowPrivate: options.allowPrivate, timeoutMs })
   }
 
@@ -194,6 +197,9 @@ export class WebhookDispatcher {
         }
         const last = events[events.length - 1]!.sequence
         if (last > cursor && !this.#closed && !(await passOver(this.db, uid, owner, cursor, last))) return
+        // A short page was the stream's end when read: the next wake-up or poll finds what came since,
+        // without two more statements per run here.
+        if (events.length < PAGE) return
       }
     } finally {
       await releaseLease(this.db, uid, owner).catch(() => {})

@@ -86,8 +86,9 @@ export async function getWebhook(ctx: RequestContext, uid: string): Promise<Endp
 
 export async function updateWebhook(ctx: RequestContext, uid: string, input: () => unknown): Promise<EndpointRow> {
   const principal = await ctx.auth.require(WEBHOOKS_WRITE)
-  const body = parseInput(updateWebhookBody, await input(), 'body')
+  // The webhook first: a missing one is 404 whatever the body says.
   const row = await ownEndpoint(ctx, principal, uid)
+  const body = parseInput(updateWebhookBody, await input(), 'body')
   checkTarget(ctx, principal, body)
   const changes: Parameters<typeof updateEndpoint>[2] = { updated_at: storedTime(ctx.services.webhooks.now()) }
   if (body.url !== undefined) changes.url = body.url
@@ -141,8 +142,8 @@ export async function listWebhookDeliveries(ctx: RequestContext, uid: string, in
  */
 export async function replayWebhook(ctx: RequestContext, uid: string, input: () => unknown): Promise<EndpointRow> {
   const principal = await ctx.auth.require(WEBHOOKS_WRITE)
-  const body = parseInput(replayWebhookBody, await input(), 'body')
   const row = await ownEndpoint(ctx, principal, uid)
+  const body = parseInput(replayWebhookBody, await input(), 'body')
   const { db, config } = ctx.services
   const key = tenantStream(row.tenant_id)
   const last = await lastSequence(db, key)

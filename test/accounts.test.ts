@@ -46,7 +46,16 @@ const deposit = (tenant: string, currency: string, amount: string, reference: st
 
 describe('default scopes', () => {
   it('gives new clients accounts:read, and new admins accounts:write too', () => {
-    expect(bank.scopes).toEqual(['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read'])
+    expect(bank.scopes).toEqual([
+      'symbols:read',
+      'orders:read',
+      'orders:write',
+      'users:read',
+      'users:write',
+      'accounts:read',
+      'webhooks:read',
+      'webhooks:write',
+    ])
     expect(admin.scopes).toEqual([...bank.scopes, 'accounts:write', 'audit:read'])
   })
 })

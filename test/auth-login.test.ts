@@ -9,7 +9,7 @@ import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/serve
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 const LOGIN_FAILED = { message: { en: 'Authentication failed' }, error: 'invalid_credentials', detail: 'Authentication failed' }
-const DEFAULT_SCOPES = ['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read']
+const DEFAULT_SCOPES = ['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read', 'webhooks:read', 'webhooks:write']
 const CLAIM_ORDER = ['iss', 'sub', 'aud', 'iat', 'exp', 'jti', 'token_type', 'session_id', 'tenant_id', 'roles', 'scopes', 'amr', 'client_id']
 
 let server: TestServer

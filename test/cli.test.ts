@@ -34,7 +34,16 @@ describe('operator CLI', () => {
     expect(created.tenant_id).toMatch(/^[0-9a-f-]{36}$/)
     expect(created.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(created.roles).toEqual(['client'])
-    expect(created.scopes).toEqual(['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read'])
+    expect(created.scopes).toEqual([
+      'symbols:read',
+      'orders:read',
+      'orders:write',
+      'users:read',
+      'users:write',
+      'accounts:read',
+      'webhooks:read',
+      'webhooks:write',
+    ])
 
     const row = await open.db.selectFrom('clients').selectAll().where('id', '=', created.client_id).executeTakeFirstOrThrow()
     expect(row.secret_digest).toBe(createHash('sha256').update(created.client_secret).digest('base64url'))
@@ -74,7 +83,7 @@ describe('operator CLI', () => {
     expect(scope.stdout).toBe('')
     expect(scope.stderr.split('\n')[0]).toBe(
       'Unknown scope in --scopes: "accounts:wirte". Valid: symbols:read, orders:read, orders:write, users:read, users:write, accounts:read, ' +
-        'accounts:write, audit:read; * for either part (orders:*, *:read, *:*)',
+        'webhooks:read, webhooks:write, accounts:write, audit:read; * for either part (orders:*, *:read, *:*)',
     )
     const wildcard = await cli('client', 'create', '--name', 'Typo bank', '--scopes', 'ordres:*,*:wirte')
     expect(wildcard.code).toBe(2)

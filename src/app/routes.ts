@@ -10,6 +10,7 @@ import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
 import { marketDataRoutes } from '../modules/exchange/market-data/market-data.rest.ts'
 import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
+import { webhookRoutes } from '../modules/exchange/webhooks/webhooks.rest.ts'
 import { withdrawalRoutes } from '../modules/exchange/withdrawals/withdrawals.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
 import { userRoutes } from '../modules/tenants/users/users.rest.ts'
@@ -33,6 +34,7 @@ export const routes: DocumentedRoute[] = [
   ...accountRoutes,
   ...withdrawalRoutes,
   ...eventRoutes,
+  ...webhookRoutes,
   ...userRoutes,
   ...auditRoutes,
   ...openApiRoutes(() => routes),

@@ -26,6 +26,7 @@ import { MarketDay } from '../modules/exchange/market-data/market-day.ts'
 import { Matching } from '../modules/exchange/matching/matching.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/caches/symbols-cache.ts'
+import { WebhookDispatcher, type WebhookDispatcherOptions } from '../modules/exchange/webhooks/webhook-dispatcher.ts'
 import { Metrics } from '../observability/metrics.ts'
 import { RateLimits } from '../rate-limits/rate-limits.ts'
 
@@ -60,6 +61,8 @@ export interface AppServices {
   audit: AuditTrail
   /** Clients' address allow-lists, reloaded with the revocations (docs/operations.md, "Address allow-lists"). */
   addresses: AddressLists
+  /** Delivers webhooks (docs/webhooks.md). */
+  webhooks: WebhookDispatcher
   /** How often the background reloads run (what `openServices` was given, else the defaults). */
   intervals: ReloadIntervals
 }
@@ -89,6 +92,8 @@ export const DEFAULT_RELOAD_INTERVALS: Readonly<ReloadIntervals> = {
 export interface OpenServicesOptions {
   /** Shorter reloads, for tests that wait for a change made elsewhere to be picked up. */
   intervals?: Partial<ReloadIntervals>
+  /** The webhook dispatcher's clock and retry schedule (tests move the clock instead of waiting). */
+  webhooks?: Pick<WebhookDispatcherOptions, 'now' | 'schedule' | 'leaseMs'>
 }
 
 declare module '../core/context.ts' {
@@ -157,6 +162,21 @@ export async function openServices(config: Config, logger: Logger, options: Open
           logger,
         )
       : undefined
+    const webhooks = new WebhookDispatcher(db, logger, {
+      allowHttp: config.webhookAllowHttp,
+      allowPrivate: config.webhookAllowPrivate,
+      encryptionKey: config.keyEncryptionKey,
+      retentionDays: config.eventRetentionDays,
+      pollMs: intervals.eventPoll,
+      ...options.webhooks,
+    })
+    // Whatever wakes this process's streams (a pass, a transfer, another process's NOTIFY) wakes
+    // the webhook dispatcher too: it looks at the table soon, and never holds the waker up.
+    const wakeStreams = events.wake.bind(events)
+    events.wake = (keys) => {
+      wakeStreams(keys)
+      webhooks.wake()
+    }
     const eventRetention = new EventRetention(db, config.eventRetentionDays)
     eventRetention.start(intervals.eventPurge, (err) => logger.warn({ err }, 'event purge failed'))
     const matching = new Matching(database.db, {
@@ -172,6 +192,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
       marketTimeZone: config.marketTimezone,
     })
     await matching.warm()
+    webhooks.start()
     const marketDay = new MarketDay(db, config.marketTimezone)
     marketDay.start((err) => logger.warn({ err }, 'reference price roll failed'))
     return {
@@ -196,6 +217,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
       marketDay,
       audit,
       addresses,
+      webhooks,
       intervals,
     }
   } catch (error) {
@@ -226,6 +248,7 @@ export async function closeServices(services: Services): Promise<void> {
   services.events.close()
   services.marketDay.stop()
   await services.audit.close()
+  await services.webhooks.close()
   await Promise.all([
     services.keys.stop(),
     services.revocations.stop(),

@@ -84,6 +84,8 @@ const envSchema = z.object({
   CONNECTION_IDLE_SECONDS: integer(1, 3600).default(5),
   MAX_CONNECTIONS_PER_ADDRESS: integer(1, 1_000_000).default(256),
   MARKET_TIMEZONE: z.string().max(64).refine(isTimeZone, 'must be an IANA time zone name, e.g. Asia/Tehran').default('Asia/Tehran'),
+  WEBHOOK_ALLOW_HTTP: boolean.default(false),
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   METRICS_TOKEN: z
     .string()
     .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 visible ASCII characters')
@@ -140,6 +142,10 @@ export type Config = {
   maxConnectionsPerAddress: number
   /** The market's time zone: market days (the reference price roll, `1d` candles) and candle alignment follow it. */
   marketTimezone: string
+  /** Webhooks may be plain `http` URLs (docs/webhooks.md, "Safety"). */
+  webhookAllowHttp: boolean
+  /** Webhooks may reach loopback, private, link-local and metadata addresses (tests, local runs). */
+  webhookAllowPrivate: boolean
 }
 
 export class ConfigError extends Error {}
@@ -198,6 +204,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     connectionIdleSeconds: e.CONNECTION_IDLE_SECONDS,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     marketTimezone: e.MARKET_TIMEZONE,
+    webhookAllowHttp: e.WEBHOOK_ALLOW_HTTP,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   }
 }
 

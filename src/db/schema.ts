@@ -3,6 +3,7 @@ import type { ColumnType, Generated } from 'kysely'
 import type { AuditChainTable, AuditRecordTable, ClientAllowedAddressTable } from './audit.table.ts'
 import type { Decimal, Timestamp } from './column-types.ts'
 import type { DpopProofTable } from './dpop.table.ts'
+import type { WebhookDeliveryTable, WebhookEndpointTable } from './webhooks.table.ts'
 import type { WithdrawalDestinationTable, WithdrawalLimitTable, WithdrawalTable, WithdrawalThresholdTable } from './withdrawals.table.ts'
 
 export type { Decimal, Timestamp } from './column-types.ts'
@@ -42,6 +43,8 @@ export interface Database {
   audit_chain: AuditChainTable
   client_allowed_addresses: ClientAllowedAddressTable
   dpop_proofs: DpopProofTable
+  webhook_endpoints: WebhookEndpointTable
+  webhook_deliveries: WebhookDeliveryTable
 }
 
 export interface TenantTable {

@@ -188,6 +188,7 @@ const NOT_FOUND_MESSAGES: Record<string, string> = {
   'symbols/:symbol': 'Symbol NOPE-IRR not found',
   'accounts/:currency': 'Currency XYZ not found',
   'withdrawals/:uid': 'Withdrawal 0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b not found',
+  'webhooks/:uid': 'Webhook 0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b not found',
   'users/:uid': 'User not found',
   'users/:client_id': 'Client not found',
   'assets/:file': 'No asset nope.js',

@@ -2,7 +2,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core'
 import { print } from 'graphql'
 
 import { type AppOptions, createApp } from '../../src/app/server.ts'
-import { closeServices, openServices, type ReloadIntervals } from '../../src/app/services.ts'
+import { closeServices, openServices, type OpenServicesOptions, type ReloadIntervals } from '../../src/app/services.ts'
 import { type Config, loadConfig } from '../../src/core/config.ts'
 import type { Services } from '../../src/core/context.ts'
 import { listen, type RunningServer } from '../../src/http/listen.ts'
@@ -65,6 +65,8 @@ export interface TestServerOptions {
   logDestination?: NodeJS.WritableStream
   /** Shorter background reloads, for tests that wait for a change made elsewhere to be picked up. */
   intervals?: Partial<ReloadIntervals>
+  /** The webhook dispatcher's clock and retry schedule. */
+  webhooks?: OpenServicesOptions['webhooks']
 }
 
 export async function startTestServer(env: Record<string, string> = {}, database?: TestDatabase, options: TestServerOptions = {}): Promise<TestServer> {
@@ -81,7 +83,7 @@ export async function startTestServer(env: Record<string, string> = {}, database
     ...db.env,
     ...env,
   })
-  const services = await openServices(config, createLogger(config, options.logDestination), { intervals: options.intervals })
+  const services = await openServices(config, createLogger(config, options.logDestination), { intervals: options.intervals, webhooks: options.webhooks })
   const app = createApp(services, options.app)
   const running = await listen(app, 0, '127.0.0.1', { idleSeconds: config.connectionIdleSeconds, perAddress: config.maxConnectionsPerAddress })
   const url = running.url

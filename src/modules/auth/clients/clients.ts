@@ -12,7 +12,7 @@ import { type ClientRow, findClientById, insertClient, listClientRows, updateCli
 import { findTenant, insertTenant } from './tenants.repository.ts'
 
 export const ROLES = ['client', 'admin'] as const
-export const DEFAULT_SCOPES = ['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read']
+export const DEFAULT_SCOPES = ['symbols:read', 'orders:read', 'orders:write', 'users:read', 'users:write', 'accounts:read', 'webhooks:read', 'webhooks:write']
 /** What an admin gets by default besides: moving money in and out of accounts (docs/accounts.md), reading the audit trail (docs/operations.md). */
 export const DEFAULT_ADMIN_SCOPES = [...DEFAULT_SCOPES, 'accounts:write', 'audit:read']
 const scopePattern = /^([a-z][a-z0-9_-]*|\*):([a-z][a-z0-9_-]*|\*)$/

@@ -1048,6 +1048,18 @@ export interface components {
             /** @description The maker's price. */
             price: components["schemas"]["Decimal"];
             quantity: components["schemas"]["Decimal"];
+            /** @description What your order paid for this fill, at the fee currency's places: its `fee` ledger entry negated (`0` when the rate was zero). */
+            fee: components["schemas"]["Decimal"];
+            /**
+             * @description The symbol's quote currency, in which every fee is paid.
+             * @example IRR
+             */
+            fee_currency: string;
+            /**
+             * @description `maker` (added liquidity: paid the maker rate) or `taker` (took it: the taker rate); the same as `role`.
+             * @enum {string}
+             */
+            liquidity: "maker" | "taker";
         };
         FillList: {
             /**
@@ -1074,6 +1086,9 @@ export interface components {
                 role: components["schemas"]["Head"];
                 price: components["schemas"]["Head"];
                 quantity: components["schemas"]["Head"];
+                fee: components["schemas"]["Head"];
+                fee_currency: components["schemas"]["Head"];
+                liquidity: components["schemas"]["Head"];
             };
             items: components["schemas"]["Fill"][];
             /** @description Records matching the filters, over all pages. */

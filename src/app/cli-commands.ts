@@ -20,6 +20,7 @@ import { ORDERS_READ, ORDERS_WRITE } from '../modules/exchange/orders/orders.ts'
 import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
 import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
 import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
+import { runStatementsCommand } from './cli-statements.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
 
@@ -39,6 +40,7 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
   account fees                        (fees collected, per currency)
   account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
+  account statement --tenant UUID --currency CODE --from ISO --to ISO [--format json|csv|camt053]
   db migrate
   db seed
 
@@ -84,6 +86,7 @@ const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
   'client create': { tenant_id: '--tenant' },
   'account deposit': { tenant_id: '--tenant' },
   'account withdraw': { tenant_id: '--tenant' },
+  'account statement': { tenant_id: '--tenant', arguments: 'arguments' },
   'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
   'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
 }
@@ -145,6 +148,9 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       currency: { type: 'string' },
       amount: { type: 'string' },
       reference: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      format: { type: 'string' },
     },
   })
   const [area, command, ...rest] = positionals
@@ -231,6 +237,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       case 'db seed':
         return print(await seedDemoMarket(db))
       default:
+        if (await runStatementsCommand(config, db, area, command, rest, values, stdout)) return
         throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }

@@ -9,6 +9,7 @@ import '../modules/exchange/market/market.graphql.ts'
 import '../modules/exchange/market-data/market-data.graphql.ts'
 import '../modules/exchange/events/events.graphql.ts'
 import '../modules/exchange/accounts/accounts.graphql.ts'
+import '../modules/exchange/accounts/statements.graphql.ts'
 import '../modules/tenants/users/users.graphql.ts'
 
 import { lexicographicSortSchema } from 'graphql'

@@ -49,11 +49,17 @@ export function statementHead(s: Statement) {
 }
 export type StatementHead = ReturnType<typeof statementHead>
 
+/** The places of a currency named in a path (case-insensitive); an unknown one is 404, as `GET /accounts/<CODE>` answers it. */
+async function currencyPrecision(db: Db, currency: string): Promise<number> {
+  const precision = currency.length <= MAX_CURRENCY_LENGTH ? await findCurrencyPrecision(db, currency.toUpperCase()) : undefined
+  if (precision === undefined) throw notFound(`Currency ${echoed(currency)} not found`)
+  return precision
+}
+
 /** The statement of `tenantId`'s account in `currency` (case-insensitive; unknown → 404) over a checked period. */
 export async function openStatement(db: Db, tenantId: string, currency: string, period: { from: string; to: string }): Promise<Statement> {
   const code = currency.toUpperCase()
-  const precision = currency.length <= MAX_CURRENCY_LENGTH ? await findCurrencyPrecision(db, code) : undefined
-  if (precision === undefined) throw notFound(`Currency ${echoed(currency)} not found`)
+  const precision = await currencyPrecision(db, currency)
   const totals = await statementTotals(db, tenantId, code, period.from, period.to)
   const count = Number(totals.count)
   return {
@@ -104,6 +110,8 @@ function tenantOf(principal: Principal, requested: string | undefined): string {
 /** The caller's tenant's statement (admins: another tenant's with `tenant_id`); `location` is where its input came from. */
 export async function accountStatement(ctx: RequestContext, currency: string, input: unknown, location: Location = 'query'): Promise<Statement> {
   const principal = await ctx.auth.require(ACCOUNTS_READ)
+  // The resource first: an unknown currency is 404 whatever the query (as the other account routes).
+  await currencyPrecision(ctx.services.db, currency)
   const query = parseInput(statementQuery, input, location)
   return openStatement(ctx.services.db, tenantOf(principal, query.tenant_id), currency, query)
 }

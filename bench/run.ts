@@ -30,6 +30,7 @@ import pg from 'pg'
 import { cpuMs, type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
 import { formatInstances, type InstancesRun, measureInstances, seedDeepBook } from './instances.ts'
 import { MARKET_DATA_SYMBOL, MARKET_DATA_TRADES, seedTrades } from './market-data.ts'
+import { formatStatements, measureStatements, seedStatementEntries, type StatementResult } from './statements.ts'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 // `node --import tsx`: one process per child, so stopping it stops the service itself.
@@ -44,6 +45,8 @@ const EVENTS = !ONLY || ONLY.some((o) => 'events'.startsWith(o) || o.startsWith(
 const INSTANCES = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'instances'.startsWith(o) || o.startsWith('instances')))
 // 1,000,000 trades are seeded by SQL on PostgreSQL only (`market data: …` scenarios).
 const MARKET_DATA = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'market data'.startsWith(o) || o.startsWith('market data')))
+// 1,000,000 ledger entries of one account are seeded by SQL on PostgreSQL only (bench/statements.ts).
+const STATEMENTS = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'statements'.startsWith(o) || o.startsWith('statements')))
 // Tenants of the events scenario, each holding MAX_STREAMS_PER_CLIENT's default of streams.
 const EVENT_CLIENTS = 100
 
@@ -236,6 +239,7 @@ async function main() {
     await seedTrades(serviceEnv.DATABASE_URL!, counterparty)
     process.stderr.write(`seeded ${MARKET_DATA_TRADES} trades on ${MARKET_DATA_SYMBOL} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`)
   }
+  if (STATEMENTS) await seedStatementEntries(serviceEnv.DATABASE_URL!, credentials.tenant_id)
   const eventClients: Credentials[] = EVENTS ? JSON.parse(await run(['bench/events-clients.ts', String(EVENT_CLIENTS)], serviceEnv)) : []
 
   // As `npm start` runs it: the compiled service (`npm run bench` builds first).
@@ -554,6 +558,12 @@ async function main() {
       errors += events.non201 + events.requestErrors + events.lost
     }
 
+    let statements: StatementResult[] | undefined
+    if (STATEMENTS) {
+      process.stderr.write('running: statements\n')
+      statements = await measureStatements(service.url, token, service.process.pid!)
+    }
+
     const header = `| scenario | req/s | p50 ms | p99 ms | errors | baseline req/s (measured just before) | ratio to baseline | goal | met | service CPU µs/req | database CPU µs/req |`
     const rows = results.map(
       (r) =>
@@ -587,11 +597,11 @@ async function main() {
     const database = env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'
     process.stdout.write(
       `\nDatabase: ${database}; ${CONNECTIONS} connections; ${DURATION}s measured after ${WARMUP}s warm-up; node ${process.version}\n\n` +
-        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${compareTable}${engine}${instances ? formatInstances(instances) : ''}${events ? formatEvents(events) : ''}`,
+        `${results.length > 0 ? `${header}\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` : ''}${compareTable}${engine}${instances ? formatInstances(instances) : ''}${events ? formatEvents(events) : ''}${statements ? formatStatements(statements) : ''}`,
     )
     writeFileSync(
       path.join(ROOT, 'bench/results.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results, instances, events }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), database, connections: CONNECTIONS, duration: DURATION, node: process.version, results, instances, events, statements }, null, 2)}\n`,
     )
     completed = true
   } finally {

@@ -82,6 +82,9 @@ describe('events written by matching passes', () => {
       role: 'taker',
       price: '10.00',
       quantity: '2.00',
+      fee: '0.00',
+      fee_currency: quote,
+      liquidity: 'taker',
     })
 
     const market = await bodies(readEvents(server.services.db, marketStream(symbol), 0, 100))

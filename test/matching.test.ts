@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/
-const FILL_KEYS = ['uid', 'created_at', 'order_uid', 'trade_uid', 'symbol', 'side', 'role', 'price', 'quantity']
+const FILL_KEYS = ['uid', 'created_at', 'order_uid', 'trade_uid', 'symbol', 'side', 'role', 'price', 'quantity', 'fee', 'fee_currency', 'liquidity']
 
 let server: TestServer
 let alice: TestClient
@@ -68,6 +68,9 @@ describe('matching in price-time priority', () => {
       role: 'maker',
       price: '100.00',
       quantity: '1.50',
+      fee: '0.00',
+      fee_currency: symbol.split('-')[1],
+      liquidity: 'maker',
     })
     expect(takerFill).toMatchObject({ order_uid: bid.uid, trade_uid: makerFill.trade_uid, side: 'buy', role: 'taker', price: '100.00', quantity: '1.50' })
 

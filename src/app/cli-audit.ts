@@ -8,7 +8,15 @@ import { recordAudit, verifyAuditChain } from '../modules/audit/audit-chain.ts'
 import { setAllowedAddresses } from '../modules/auth/addresses/allowed-addresses.ts'
 
 /** The commands that change nothing: every other command leaves an audit record (docs/operations.md, "Audit trail"). */
-export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set(['client list', 'keys list', 'account fees', 'account check', 'audit verify', 'audit list'])
+export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
+  'client list',
+  'keys list',
+  'account fees',
+  'account check',
+  'account statement',
+  'audit verify',
+  'audit list',
+])
 
 export const AUDIT_USAGE = `  client set-allowed-ips CLIENT_ID CIDR[,CIDR…]|none   (addresses it may log in and call from)
   audit list [--action A] [--actor-client-id UUID] [--target-id ID] [--outcome ok|denied|failed]

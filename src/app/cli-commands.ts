@@ -23,6 +23,7 @@ import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
 import { ACCOUNTS_WITHDRAW } from '../modules/exchange/withdrawals/withdrawals.ts'
 import { AUDIT_OPTIONS, AUDIT_USAGE, recordCommand, runAuditCommand } from './cli-audit.ts'
 import { runDpopCommand } from './cli-dpop.ts'
+import { runStatementsCommand } from './cli-statements.ts'
 import { runWithdrawalsCommand, WITHDRAWAL_ARGUMENT_NAMES, WithdrawalUsageError } from './cli-withdrawals.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
@@ -46,6 +47,7 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   account check                       (conservation, ledger and holds; exit 1 naming each discrepancy)
   account set-limit --tenant UUID --currency CODE --daily AMOUNT|none   (daily withdrawal limit)
   account set-threshold --currency CODE AMOUNT|none   (two approvals from this amount on)
+  account statement --tenant UUID --currency CODE --from ISO --to ISO [--format json|csv|camt053]
 ${AUDIT_USAGE}
   db migrate
   db seed
@@ -97,6 +99,7 @@ const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
   'client set-dpop': { client_id: 'CLIENT_ID', dpop: 'required|off' },
   'account deposit': { tenant_id: '--tenant' },
   'account withdraw': { tenant_id: '--tenant' },
+  'account statement': { tenant_id: '--tenant', arguments: 'arguments' },
   'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
   'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
   ...WITHDRAWAL_ARGUMENT_NAMES,
@@ -166,6 +169,9 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       reference: { type: 'string' },
       daily: { type: 'string' },
       dpop: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      format: { type: 'string' },
       ...AUDIT_OPTIONS,
     },
   })
@@ -267,6 +273,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
         }
         if (await runAuditCommand(config, db, area, command, rest, values, print)) return
         if (await runDpopCommand(config, db, area, command, rest, values, print)) return
+        if (await runStatementsCommand(config, db, area, command, rest, values, stdout)) return
         throw new UnknownCommand(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }

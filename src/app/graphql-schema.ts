@@ -11,6 +11,7 @@ import '../modules/exchange/events/events.graphql.ts'
 import '../modules/exchange/accounts/accounts.graphql.ts'
 import '../modules/exchange/withdrawals/withdrawals.graphql.ts'
 import '../modules/exchange/webhooks/webhooks.graphql.ts'
+import '../modules/exchange/accounts/statements.graphql.ts'
 import '../modules/tenants/users/users.graphql.ts'
 import '../modules/audit/audit.graphql.ts'
 

@@ -4,6 +4,7 @@ import { clientIdentityRoutes } from '../modules/auth/clients/client-identity.re
 import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
 import { accountRoutes } from '../modules/exchange/accounts/accounts.rest.ts'
+import { statementRoutes } from '../modules/exchange/accounts/statements.rest.ts'
 import { eventRoutes } from '../modules/exchange/events/events.rest.ts'
 import { fillRoutes } from '../modules/exchange/fills/fills.rest.ts'
 import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
@@ -33,6 +34,7 @@ export const routes: DocumentedRoute[] = [
   ...fillRoutes,
   ...accountRoutes,
   ...withdrawalRoutes,
+  ...statementRoutes,
   ...eventRoutes,
   ...webhookRoutes,
   ...userRoutes,

@@ -240,6 +240,9 @@ export interface FillTable {
   role: 'maker' | 'taker'
   price: Decimal
   quantity: Decimal
+  /** What the order paid for this fill, in `fee_currency`: its negated `fee` ledger entry, 0 when none (migration 2026-12-08). */
+  fee: Decimal
+  fee_currency: string
 }
 
 /** A tenant's stream: every change of its orders, numbered without gaps (migration 2026-12-03). */

@@ -31,6 +31,19 @@ export class EventStreamBody {
   ) {}
 }
 
+/**
+ * A long body written as it is produced (a statement of a year of entries): the head is written,
+ * then each chunk as the client takes it (backpressure), so memory holds one chunk, not the body.
+ * A failure after the head can no longer change the status: the connection is cut, so the client
+ * sees a truncated answer rather than a complete-looking one.
+ */
+export class StreamedBody {
+  constructor(
+    readonly contentType: string,
+    readonly chunks: () => AsyncGenerator<string>,
+  ) {}
+}
+
 export const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-store',

@@ -5,7 +5,7 @@ import { AppError, restErrorBody, toAppError } from '../core/errors.ts'
 import { EventStreamWriter } from './event-stream.ts'
 import { readJsonBody } from './json-body.ts'
 import { header } from './request-state.ts'
-import { EVENT_STREAM_HEADERS, EventStreamBody, JSON_CONTENT_TYPE, JsonText, RawBody } from './responses.ts'
+import { EVENT_STREAM_HEADERS, EventStreamBody, JSON_CONTENT_TYPE, JsonText, RawBody, StreamedBody } from './responses.ts'
 import type { Route, RouteAccess, Router } from './router.ts'
 
 function parseQuery(url: URL): Record<string, string> {
@@ -46,6 +46,7 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
     let body: string | Buffer
     let headers: Record<string, string>
     let stream: EventStreamBody | undefined
+    let streamed: StreamedBody | undefined
     try {
       const match = router.match(method, url.pathname)
       if (!match) throw new AppError('not_found', `No route for ${url.pathname}`)
@@ -69,6 +70,10 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
         stream = result.body
         body = ''
         headers = { ...EVENT_STREAM_HEADERS, ...result.headers }
+      } else if (result.body instanceof StreamedBody) {
+        streamed = result.body
+        body = ''
+        headers = { 'content-type': result.body.contentType, 'cache-control': 'no-store', ...result.headers }
       } else if (result.body instanceof RawBody) {
         body = result.body.bytes
         headers = { 'content-type': result.body.contentType, ...result.headers }
@@ -96,9 +101,39 @@ export function restHandler(router: Router, hooks: RestHooks): (req: IncomingMes
       return
     }
     if (res.destroyed || res.writableEnded) return
+    if (streamed) {
+      res.writeHead(status, headers)
+      if (method === 'HEAD') res.end()
+      else await writeChunks(res, streamed, (thrown) => hooks.onError(toAppError(thrown), ctx))
+      return
+    }
     headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)
     res.writeHead(status, headers)
     res.end(method === 'HEAD' ? undefined : body)
+  }
+}
+
+/** Writes a streamed body chunk by chunk, waiting while the client's socket is full; stops when the client leaves. */
+async function writeChunks(res: ServerResponse, body: StreamedBody, onError: (thrown: unknown) => void): Promise<void> {
+  try {
+    for await (const chunk of body.chunks()) {
+      if (res.destroyed) return
+      if (!res.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done)
+            res.off('close', done)
+            resolve()
+          }
+          res.on('drain', done)
+          res.on('close', done)
+        })
+      }
+    }
+    res.end()
+  } catch (thrown) {
+    onError(thrown)
+    res.destroy()
   }
 }
 

@@ -154,6 +154,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/accounts/{currency}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Account statement
+         * @description Your tenant's account in one currency over [`from`, `to`): the balance at each end, the period's credits and debits, and every entry, oldest first (admins: another tenant's with `tenant_id`). At most 366 days. Streamed: a year of entries is answered in any form. `Accept: text/csv` answers CSV, `application/xml` ISO 20022 camt.053.001.08; anything else JSON.
+         *
+         *     Requires the scope `accounts:read`.
+         */
+        get: operations["getAccountStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/v1/destinations": {
         parameters: {
             query?: never;
@@ -1474,6 +1496,18 @@ export interface components {
             /** @description The maker's price. */
             price: components["schemas"]["Decimal"];
             quantity: components["schemas"]["Decimal"];
+            /** @description What your order paid for this fill, at the fee currency's places: its `fee` ledger entry negated (`0` when the rate was zero). */
+            fee: components["schemas"]["Decimal"];
+            /**
+             * @description The symbol's quote currency, in which every fee is paid.
+             * @example IRR
+             */
+            fee_currency: string;
+            /**
+             * @description `maker` (added liquidity: paid the maker rate) or `taker` (took it: the taker rate); the same as `role`.
+             * @enum {string}
+             */
+            liquidity: "maker" | "taker";
         };
         FillList: {
             /**
@@ -1500,6 +1534,9 @@ export interface components {
                 role: components["schemas"]["Head"];
                 price: components["schemas"]["Head"];
                 quantity: components["schemas"]["Head"];
+                fee: components["schemas"]["Head"];
+                fee_currency: components["schemas"]["Head"];
+                liquidity: components["schemas"]["Head"];
             };
             items: components["schemas"]["Fill"][];
             /** @description Records matching the filters, over all pages. */
@@ -2053,6 +2090,26 @@ export interface components {
             /** @constant */
             error: "service_unavailable";
             detail: string;
+        };
+        Statement: {
+            tenant_id: components["schemas"]["Uuid"];
+            /** @example USD */
+            currency: string;
+            /** @description The period’s start (included), UTC. */
+            from: components["schemas"]["Timestamp"];
+            /** @description The period’s end (excluded), UTC. */
+            to: components["schemas"]["Timestamp"];
+            /** @description The balance at `from`: every entry before it. At the currency's precision. */
+            opening_balance: components["schemas"]["Decimal"];
+            /** @description The balance at `to`: opening + credits − debits. At the currency's precision. */
+            closing_balance: components["schemas"]["Decimal"];
+            /** @description The sum of the period’s positive entries. At the currency's precision. */
+            total_credits: components["schemas"]["Decimal"];
+            /** @description The sum of the period’s negative entries, as a positive amount. At the currency's precision. */
+            total_debits: components["schemas"]["Decimal"];
+            entry_count: number;
+            /** @description Every entry of the period, oldest first (ties by `uid`). */
+            entries: components["schemas"]["LedgerEntry"][];
         };
         Symbol: {
             uid: components["schemas"]["Uuid"];
@@ -3166,6 +3223,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `accounts:read`; or: `tenant_id` names another tenant; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description No currency has this code */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getAccountStatement: {
+        parameters: {
+            query: {
+                /** @description Start of the period, included: ISO 8601 with a time and a zone (`Z` or `±hh:mm`). */
+                from: string;
+                /** @description End of the period, excluded: after `from`, at most 366 days later (ISO 8601 with a zone). */
+                to: string;
+                /** @description Admins only: another tenant's. */
+                tenant_id?: string;
+            };
+            header?: {
+                /** @description `text/csv` for CSV, `application/xml` for ISO 20022 camt.053; anything else answers JSON. */
+                accept?: string;
+            };
+            path: {
+                /** @description A currency code (case-insensitive). */
+                currency: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                    "text/csv": string;
+                    "application/xml": string;
                 };
             };
             /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */

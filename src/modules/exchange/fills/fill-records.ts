@@ -15,6 +15,9 @@ export function fillRecord(row: FillRow) {
     role: row.role,
     price: row.price,
     quantity: row.quantity,
+    fee: row.fee,
+    fee_currency: row.fee_currency,
+    liquidity: row.role,
   }
 }
 export type FillRecord = ReturnType<typeof fillRecord>

@@ -7,7 +7,7 @@ import { builder } from '../../../graphql/builder.ts'
 import { batchedByArgument } from '../../../graphql/loaders.ts'
 import { Order, OrderSideType } from '../orders/orders.graphql.ts'
 import { type FillRow, findFillsOfOrders } from './fills.repository.ts'
-import { FILL_FIELDS, FILL_ROLES, MAX_FILLS_PER_ORDER, orderFillsQuery } from './fills.schemas.ts'
+import { FILL_ORDERABLE, FILL_ROLES, MAX_FILLS_PER_ORDER, orderFillsQuery } from './fills.schemas.ts'
 import { listFills } from './fills.ts'
 
 const FillRole = builder.enumType('FillRole', { values: FILL_ROLES, description: 'maker: the order rested in the book; taker: it arrived and traded.' })
@@ -24,6 +24,9 @@ export const Fill = builder.objectRef<FillRow>('Fill').implement({
     role: t.expose('role', { type: FillRole }),
     price: t.expose('price', { type: 'Decimal', description: "The maker's price." }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
+    fee: t.expose('fee', { type: 'Decimal', description: 'What the order paid for this fill, in feeCurrency: its `fee` ledger entry negated (0 when none).' }),
+    feeCurrency: t.exposeString('fee_currency', { description: "The symbol's quote currency." }),
+    liquidity: t.expose('role', { type: FillRole, description: 'maker: paid the maker rate; taker: the taker rate (the same as role).' }),
   }),
 })
 
@@ -65,7 +68,7 @@ const FillFilter = builder.inputType('FillFilter', {
   }),
 })
 
-const FillOrderBy = orderByInput('Fill', FILL_FIELDS)
+const FillOrderBy = orderByInput('Fill', FILL_ORDERABLE)
 
 builder.queryField('fills', (t) =>
   t.field({

@@ -22,7 +22,7 @@ function filteredFills(db: Db, query: FillListQuery, tenantId: string | undefine
 export async function listFillRows(db: Db, query: FillListQuery, tenantId: string | undefined): Promise<PageRows<FillRow>> {
   const rows = await orderAndPageFirstRows(
     filteredFills(db, query, tenantId)
-      .select(['uid', 'created_at', 'order_uid', 'trade_uid', 'tenant_id', 'symbol', 'side', 'role', 'price', 'quantity'])
+      .select(['uid', 'created_at', 'order_uid', 'trade_uid', 'tenant_id', 'symbol', 'side', 'role', 'price', 'quantity', 'fee', 'fee_currency'])
       .select(totalOverAll),
     'fills',
     query,

@@ -6,7 +6,22 @@ import { ORDER_SIDES } from '../orders/orders.schemas.ts'
 import { symbolName } from '../symbols/symbols.schemas.ts'
 
 /** A fill record's fields (docs/api.md, "Matching"), in order. */
-export const FILL_FIELDS = ['uid', 'created_at', 'order_uid', 'trade_uid', 'symbol', 'side', 'role', 'price', 'quantity'] as const
+export const FILL_FIELDS = [
+  'uid',
+  'created_at',
+  'order_uid',
+  'trade_uid',
+  'symbol',
+  'side',
+  'role',
+  'price',
+  'quantity',
+  'fee',
+  'fee_currency',
+  'liquidity',
+] as const
+/** What fills sort by: the fields before fees came (`liquidity` is `role` again, and fees sort nothing a bank asked for). */
+export const FILL_ORDERABLE = ['uid', 'created_at', 'order_uid', 'trade_uid', 'symbol', 'side', 'role', 'price', 'quantity'] as const
 export const FILL_ROLES = ['maker', 'taker'] as const
 
 /** Fills never change: they have no `updated_at`, nor its filters. */
@@ -17,7 +32,7 @@ export const fillListQuery = listQuerySchema(
     order_uid: z.uuid().optional(),
     tenant_id: z.uuid().optional(),
   },
-  FILL_FIELDS,
+  FILL_ORDERABLE,
 ).omit({ updated_at_from: true, updated_at_to: true })
 export type FillListQuery = z.infer<typeof fillListQuery>
 
@@ -41,6 +56,13 @@ export const fillRecordSchema = z
     role: z.enum(FILL_ROLES).meta({ description: '`maker`: the order rested in the book; `taker`: it crossed the book.' }),
     price: decimalString.meta({ description: "The maker's price." }),
     quantity: decimalString,
+    fee: decimalString.meta({
+      description: "What your order paid for this fill, at the fee currency's places: its `fee` ledger entry negated (`0` when the rate was zero).",
+    }),
+    fee_currency: z.string().meta({ description: "The symbol's quote currency, in which every fee is paid.", example: 'IRR' }),
+    liquidity: z
+      .enum(FILL_ROLES)
+      .meta({ description: '`maker` (added liquidity: paid the maker rate) or `taker` (took it: the taker rate); the same as `role`.' }),
   })
   .meta({ id: 'Fill' })
 

@@ -352,22 +352,30 @@ export class MatchPass {
     const trade = this.#out.trade(own.row, fill)
     const maker = this.warm.get(fill.makerUid)
     if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
-    this.#settlement.settle(own, maker, fill, trade.tradeUid)
+    const fees = this.#settlement.settle(own, maker, fill, trade.tradeUid)
     const makerDone = fill.makerRemaining.coefficient === 0n
-    this.#fill(maker, fill, trade, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled')
+    this.#fill(maker, fill, trade, makerSide, 'maker', makerDone ? 'filled' : 'partially_filled', fees.maker)
     this.#out.tenantEvent(maker.row, 'order.updated', null)
     if (makerDone) this.warm.remove(fill.makerUid, true)
     const takerDone = compareDecimals(add(own.filled, fill.quantity), quantity) === 0
-    this.#fill(own, fill, trade, own.row.side, 'taker', takerDone ? 'filled' : 'partially_filled')
+    this.#fill(own, fill, trade, own.row.side, 'taker', takerDone ? 'filled' : 'partially_filled', fees.taker)
   }
 
   /** One side of a trade: the order's new totals and row, its fill, and the fill event of its tenant. */
-  #fill(state: OrderState, fill: Fill, trade: ReturnType<StepOutput['trade']>, side: OrderSide, role: 'maker' | 'taker', status: OrderRow['status']): void {
+  #fill(
+    state: OrderState,
+    fill: Fill,
+    trade: ReturnType<StepOutput['trade']>,
+    side: OrderSide,
+    role: 'maker' | 'taker',
+    status: OrderRow['status'],
+    fee: DecimalValue,
+  ): void {
     state.filled = add(state.filled, fill.quantity)
     state.notional = add(state.notional, multiply(fill.price, fill.quantity))
     if (status === 'filled') this.#release(state)
     state.row = this.#out.next(state, status, null)
     this.#out.record(state.row)
-    this.#out.fill(state.row, trade, side, role)
+    this.#out.fill(state.row, trade, side, role, fee)
   }
 }

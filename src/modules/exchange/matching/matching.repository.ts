@@ -171,6 +171,8 @@ export interface FillWrite {
   role: 'maker' | 'taker'
   price: string
   quantity: string
+  fee: string
+  fee_currency: string
 }
 
 export interface MatchWrite {
@@ -262,12 +264,14 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
         cross join book
       returning uid
     ), filled as (
-      insert into fills (uid, created_at, order_uid, trade_uid, tenant_id, symbol, side, role, price, quantity)
-      select f.uid, ${now}::timestamp(6), f.order_uid, f.trade_uid, f.tenant_id, ${write.symbol}, f.side, f.role, f.price, f.quantity
+      insert into fills (uid, created_at, order_uid, trade_uid, tenant_id, symbol, side, role, price, quantity, fee, fee_currency)
+      select f.uid, ${now}::timestamp(6), f.order_uid, f.trade_uid, f.tenant_id, ${write.symbol}, f.side, f.role, f.price, f.quantity,
+        f.fee, f.fee_currency
       from unnest(${column(fills, 'uid')}::uuid[], ${column(fills, 'order_uid')}::uuid[], ${column(fills, 'trade_uid')}::uuid[],
         ${column(fills, 'tenant_id')}::uuid[], ${column(fills, 'side')}::text[], ${column(fills, 'role')}::text[],
-        ${column(fills, 'price')}::numeric[], ${column(fills, 'quantity')}::numeric[])
-        as f(uid, order_uid, trade_uid, tenant_id, side, role, price, quantity)
+        ${column(fills, 'price')}::numeric[], ${column(fills, 'quantity')}::numeric[], ${column(fills, 'fee')}::numeric[],
+        ${column(fills, 'fee_currency')}::text[])
+        as f(uid, order_uid, trade_uid, tenant_id, side, role, price, quantity, fee, fee_currency)
         cross join book
       returning uid
     ), ${tenantEventAppend(write.tenantEvents, now, 'book')}, ${marketEventAppend(write.symbol, write.marketEvents, now)}

@@ -51,6 +51,7 @@ export type StepWrite = Omit<MatchWrite, 'accounts' | 'notifications' | 'candles
 export class StepOutput {
   readonly #pricePlaces: number
   readonly #quantityPlaces: number
+  readonly #quotePlaces: number
   readonly #createdAt: string
   #marketSequence: number
   #placed = new Map<string, PlacedOrder>()
@@ -68,6 +69,7 @@ export class StepOutput {
   constructor(readonly locked: LockedBook) {
     this.#pricePlaces = Math.max(0, locked.price_precision)
     this.#quantityPlaces = Math.max(0, locked.quantity_precision)
+    this.#quotePlaces = Math.max(0, locked.quote_precision)
     this.#marketSequence = locked.market_sequence
     this.#createdAt = formatTimestamp(locked.now)
   }
@@ -195,8 +197,11 @@ export class StepOutput {
     return { tradeUid, price, quantity }
   }
 
-  /** One side of a trade: its fill row and the fill event of its tenant (`row` as the fill left the order). */
-  fill(row: OrderRow, trade: { tradeUid: string; price: string; quantity: string }, side: OrderRow['side'], role: 'maker' | 'taker'): void {
+  /**
+   * One side of a trade: its fill row and the fill event of its tenant (`row` as the fill left the
+   * order), with the fee settlement charged the order for it, at the quote currency's places.
+   */
+  fill(row: OrderRow, trade: { tradeUid: string; price: string; quantity: string }, side: OrderRow['side'], role: 'maker' | 'taker', fee: DecimalValue): void {
     const write: FillWrite = {
       uid: uuidv7(),
       order_uid: row.uid,
@@ -206,6 +211,8 @@ export class StepOutput {
       role,
       price: trade.price,
       quantity: trade.quantity,
+      fee: formatDecimalAtLeast(fee, this.#quotePlaces),
+      fee_currency: this.locked.quote,
     }
     this.#fills.push(write)
     this.tenantEvent(row, 'fill', fillRecord({ ...write, symbol: this.locked.symbol, created_at: this.locked.now }))

@@ -140,9 +140,10 @@ export class Settlement {
   /**
    * Moves a fill's money: the buyer pays the amount and its fee from its order's hold and receives
    * the base; the seller delivers the base from its hold and receives the amount less its fee; the
-   * exchange center collects both fees. The orders' holds and accrued fees move with it.
+   * exchange center collects both fees. The orders' holds and accrued fees move with it. Answers
+   * each side's fee, in the quote currency, as its `fee` ledger entry has it (the fill records it).
    */
-  settle(taker: SettlingOrder, maker: SettlingOrder, fill: SettledFill, tradeUid: string): void {
+  settle(taker: SettlingOrder, maker: SettlingOrder, fill: SettledFill, tradeUid: string): { taker: DecimalValue; maker: DecimalValue } {
     const buying = taker.row.side === 'buy'
     const [buyer, seller] = buying ? [taker, maker] : [maker, taker]
     const s = settleFill({
@@ -176,5 +177,6 @@ export class Settlement {
     seller.hold = subtract(seller.hold, fill.quantity)
     buyer.feeAccrued = s.buyerFeeAccrued
     seller.feeAccrued = s.sellerFeeAccrued
+    return buying ? { taker: buyerFee, maker: s.sellerFee } : { taker: s.sellerFee, maker: buyerFee }
   }
 }

@@ -20,6 +20,7 @@ import { ORDERS_READ, ORDERS_WRITE } from '../modules/exchange/orders/orders.ts'
 import { seedDemoMarket } from '../modules/exchange/symbols/seed.ts'
 import { setReferencePrice, setSymbolActive, setSymbolFees } from '../modules/exchange/symbols/symbol-admin.ts'
 import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
+import { runOrderLimitsCommand } from './cli-order-limits.ts'
 
 export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchange-cli.mjs <command>)
 
@@ -35,6 +36,7 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   symbol activate SYMBOL
   symbol deactivate SYMBOL
   symbol set-fees SYMBOL MAKER_PERCENT TAKER_PERCENT
+  symbol set-limits SYMBOL [--max-qty DEC|none] [--min-notional DEC|none]
   account deposit --tenant UUID --currency CODE --amount DEC --reference TEXT
   account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
   account fees                        (fees collected, per currency)
@@ -86,6 +88,7 @@ const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
   'account withdraw': { tenant_id: '--tenant' },
   'symbol set-reference-price': { symbol: 'SYMBOL', price: 'PRICE' },
   'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
+  'symbol set-limits': { symbol: 'SYMBOL' },
 }
 
 /** An operation refused a command's arguments: `failure` names each by its flag. */
@@ -145,6 +148,8 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       currency: { type: 'string' },
       amount: { type: 'string' },
       reference: { type: 'string' },
+      'max-qty': { type: 'string' },
+      'min-notional': { type: 'string' },
     },
   })
   const [area, command, ...rest] = positionals
@@ -231,6 +236,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       case 'db seed':
         return print(await seedDemoMarket(db))
       default:
+        if (await runOrderLimitsCommand(config, db, area, command, rest, values, print)) return
         throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }

@@ -3,10 +3,12 @@ import { clientIdentityRoutes } from '../modules/auth/clients/client-identity.re
 import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
 import { accountRoutes } from '../modules/exchange/accounts/accounts.rest.ts'
+import { cancelAfterRoutes } from '../modules/exchange/cancel-after/cancel-after.rest.ts'
 import { eventRoutes } from '../modules/exchange/events/events.rest.ts'
 import { fillRoutes } from '../modules/exchange/fills/fills.rest.ts'
 import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
 import { marketDataRoutes } from '../modules/exchange/market-data/market-data.rest.ts'
+import { byClientIdRoutes } from '../modules/exchange/orders/by-client-id.rest.ts'
 import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
@@ -27,6 +29,8 @@ export const routes: DocumentedRoute[] = [
   ...marketRoutes,
   ...marketDataRoutes,
   ...orderRoutes,
+  ...byClientIdRoutes,
+  ...cancelAfterRoutes,
   ...fillRoutes,
   ...accountRoutes,
   ...eventRoutes,

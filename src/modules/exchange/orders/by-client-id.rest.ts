@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 import type { DocumentedRoute } from '../../../http/router.ts'
-import { cancelOrderByClientId,getOrderByClientId } from './by-client-id.ts'
+import { cancelOrderByClientId, getOrderByClientId } from './by-client-id.ts'
 import { orderRecord } from './order-records.ts'
 import { orderRecordSchema } from './orders.schemas.ts'
 import { ORDERS_READ, ORDERS_WRITE } from './orders.ts'

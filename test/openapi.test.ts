@@ -75,7 +75,19 @@ describe('openapi.json', () => {
   it('takes request schemas from the schemas the operations validate with', () => {
     const listOrders = document.paths['/api/exchange/v1/orders'].get
     const names = listOrders.parameters.map((p: { name: string }) => p.name)
-    expect(names).toEqual(['offset', 'limit', 'created_at_from', 'created_at_to', 'updated_at_from', 'updated_at_to', 'order_by', 'symbol', 'side', 'status'])
+    expect(names).toEqual([
+      'offset',
+      'limit',
+      'created_at_from',
+      'created_at_to',
+      'updated_at_from',
+      'updated_at_to',
+      'order_by',
+      'symbol',
+      'side',
+      'status',
+      'client_order_id',
+    ])
     expect(listOrders.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({
       type: 'integer',
       minimum: 1,
@@ -105,6 +117,7 @@ describe('404 examples', () => {
     symbol: 'NOPE-IRR',
     currency: 'XYZ',
     client_id: '0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b',
+    client_order_id: 'bank-42-0001',
     file: 'nope.js',
   }
   const bodies: Record<string, unknown> = { patch: { quantity: '5' } }

@@ -35,6 +35,9 @@ const HEAD_KEYS = [
   // Beyond the reference: the fee rates of DESIGN §14.
   'maker_fee_percent',
   'taker_fee_percent',
+  // Beyond the reference: the size limits of DESIGN §22.
+  'max_order_quantity',
+  'min_notional',
   'description',
   'is_active',
 ]
@@ -61,7 +64,7 @@ const list = (query = '', token = bank.token) => server.request('GET', `${SYMBOL
 const catalogChanged = () => server.services.symbolsCache.check()
 
 describe('GET /api/exchange/v1/symbols', () => {
-  it('answers the reference list envelope with exactly the 18 heads, in order', async () => {
+  it('answers the reference list envelope with exactly the 20 heads, in order', async () => {
     const res = await list()
     expect(res.status).toBe(200)
     expect(Object.keys(res.body)).toEqual(['heads', 'items', 'total', 'offset', 'limit'])
@@ -97,6 +100,8 @@ describe('GET /api/exchange/v1/symbols', () => {
       daily_fluctuation_price_limit_percent: '5',
       maker_fee_percent: '0',
       taker_fee_percent: '0',
+      max_order_quantity: null,
+      min_notional: null,
       description: 'US Dollar against Iranian Rial',
       is_active: true,
       properties: {

@@ -23,6 +23,7 @@ import { SYMBOLS_READ } from '../modules/exchange/symbols/symbols.ts'
 import { ACCOUNTS_WITHDRAW } from '../modules/exchange/withdrawals/withdrawals.ts'
 import { AUDIT_OPTIONS, AUDIT_USAGE, recordCommand, runAuditCommand } from './cli-audit.ts'
 import { runDpopCommand } from './cli-dpop.ts'
+import { runOrderLimitsCommand } from './cli-order-limits.ts'
 import { runStatementsCommand } from './cli-statements.ts'
 import { runWithdrawalsCommand, WITHDRAWAL_ARGUMENT_NAMES, WithdrawalUsageError } from './cli-withdrawals.ts'
 
@@ -41,6 +42,7 @@ export const USAGE = `Usage: npm run --silent cli -- <command>   (or: bin/exchan
   symbol activate SYMBOL
   symbol deactivate SYMBOL
   symbol set-fees SYMBOL MAKER_PERCENT TAKER_PERCENT
+  symbol set-limits SYMBOL [--max-qty DEC|none] [--min-notional DEC|none]
   account deposit --tenant UUID --currency CODE --amount DEC --reference TEXT
   account withdraw --tenant UUID --currency CODE --amount DEC --reference TEXT
   account fees                        (fees collected, per currency)
@@ -104,6 +106,7 @@ const ARGUMENT_NAMES: Record<string, Record<string, string>> = {
   'symbol set-fees': { symbol: 'SYMBOL', maker: 'MAKER_PERCENT', taker: 'TAKER_PERCENT' },
   ...WITHDRAWAL_ARGUMENT_NAMES,
   'client set-allowed-ips': { cidrs: 'CIDR[,CIDR…]' },
+  'symbol set-limits': { symbol: 'SYMBOL' },
 }
 
 /** An operation refused a command's arguments: `failure` names each by its flag. */
@@ -172,6 +175,8 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
       from: { type: 'string' },
       to: { type: 'string' },
       format: { type: 'string' },
+      'max-qty': { type: 'string' },
+      'min-notional': { type: 'string' },
       ...AUDIT_OPTIONS,
     },
   })
@@ -274,6 +279,7 @@ export async function runCommand(config: Config, db: Db, argv: string[], stdout:
         if (await runAuditCommand(config, db, area, command, rest, values, print)) return
         if (await runDpopCommand(config, db, area, command, rest, values, print)) return
         if (await runStatementsCommand(config, db, area, command, rest, values, stdout)) return
+        if (await runOrderLimitsCommand(config, db, area, command, rest, values, print)) return
         throw new UnknownCommand(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given')
     }
   }

@@ -5,10 +5,12 @@ import { keyRoutes } from '../modules/auth/keys/keys.rest.ts'
 import { sessionRoutes } from '../modules/auth/sessions/sessions.rest.ts'
 import { accountRoutes } from '../modules/exchange/accounts/accounts.rest.ts'
 import { statementRoutes } from '../modules/exchange/accounts/statements.rest.ts'
+import { cancelAfterRoutes } from '../modules/exchange/cancel-after/cancel-after.rest.ts'
 import { eventRoutes } from '../modules/exchange/events/events.rest.ts'
 import { fillRoutes } from '../modules/exchange/fills/fills.rest.ts'
 import { marketRoutes } from '../modules/exchange/market/market.rest.ts'
 import { marketDataRoutes } from '../modules/exchange/market-data/market-data.rest.ts'
+import { byClientIdRoutes } from '../modules/exchange/orders/by-client-id.rest.ts'
 import { orderRoutes } from '../modules/exchange/orders/orders.rest.ts'
 import { symbolRoutes } from '../modules/exchange/symbols/symbols.rest.ts'
 import { webhookRoutes } from '../modules/exchange/webhooks/webhooks.rest.ts'
@@ -31,6 +33,8 @@ export const routes: DocumentedRoute[] = [
   ...marketRoutes,
   ...marketDataRoutes,
   ...orderRoutes,
+  ...byClientIdRoutes,
+  ...cancelAfterRoutes,
   ...fillRoutes,
   ...accountRoutes,
   ...withdrawalRoutes,

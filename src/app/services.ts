@@ -18,6 +18,7 @@ import { countPlainKeys, KEY_RELOAD_INTERVAL_MS, KeyStore } from '../modules/aut
 import { REVOCATION_REFRESH_INTERVAL_MS, RevocationCache } from '../modules/auth/sessions/revocations.ts'
 import { sessionWriteBatches, SessionWrites } from '../modules/auth/sessions/session-writes.ts'
 import { TokenVerifier } from '../modules/auth/tokens/token-verifier.ts'
+import { CANCEL_DEADLINE_SWEEP_MS, CancelDeadlines } from '../modules/exchange/cancel-after/cancel-after.ts'
 import { decodeNotification } from '../modules/exchange/event-log/notifications.ts'
 import { EventRetention } from '../modules/exchange/event-log/retention.ts'
 import { EventHub } from '../modules/exchange/events/event-hub.ts'
@@ -63,6 +64,8 @@ export interface AppServices {
   addresses: AddressLists
   /** Delivers webhooks (docs/webhooks.md). */
   webhooks: WebhookDispatcher
+  /** Cancel on disconnect: the sweep of deadlines that passed, and its clock (docs/api.md, "Cancel on disconnect"). */
+  cancelDeadlines: CancelDeadlines
   /** How often the background reloads run (what `openServices` was given, else the defaults). */
   intervals: ReloadIntervals
 }
@@ -79,6 +82,8 @@ export interface ReloadIntervals {
   eventPoll: number
   /** Deletes events older than EVENT_RETENTION_DAYS. */
   eventPurge: number
+  /** Looks for cancel-after deadlines that passed (DESIGN §22: orders cancelled within 1 s). */
+  cancelDeadlines: number
 }
 
 export const DEFAULT_RELOAD_INTERVALS: Readonly<ReloadIntervals> = {
@@ -87,6 +92,7 @@ export const DEFAULT_RELOAD_INTERVALS: Readonly<ReloadIntervals> = {
   catalog: CATALOG_POLL_INTERVAL_MS,
   eventPoll: 1000,
   eventPurge: 3_600_000,
+  cancelDeadlines: CANCEL_DEADLINE_SWEEP_MS,
 }
 
 export interface OpenServicesOptions {
@@ -195,6 +201,8 @@ export async function openServices(config: Config, logger: Logger, options: Open
     webhooks.start()
     const marketDay = new MarketDay(db, config.marketTimezone)
     marketDay.start((err) => logger.warn({ err }, 'reference price roll failed'))
+    const cancelDeadlines = new CancelDeadlines(db, matching, logger)
+    cancelDeadlines.start(intervals.cancelDeadlines, (err) => logger.warn({ err }, 'cancel-after sweep failed'))
     return {
       config,
       database,
@@ -218,6 +226,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
       audit,
       addresses,
       webhooks,
+      cancelDeadlines,
       intervals,
     }
   } catch (error) {
@@ -255,6 +264,7 @@ export async function closeServices(services: Services): Promise<void> {
     services.proofReplays.stop(),
     services.symbolsCache.stop(),
     services.eventRetention.stop(),
+    services.cancelDeadlines.stop(),
     services.eventNotifications?.close(),
   ])
   await services.database.close()

@@ -3,6 +3,7 @@ import type { ColumnType, Generated } from 'kysely'
 import type { AuditChainTable, AuditRecordTable, ClientAllowedAddressTable } from './audit.table.ts'
 import type { Decimal, Timestamp } from './column-types.ts'
 import type { DpopProofTable } from './dpop.table.ts'
+import type { CancelDeadlineTable } from './order-limits.table.ts'
 import type { WebhookDeliveryTable, WebhookEndpointTable } from './webhooks.table.ts'
 import type { WithdrawalDestinationTable, WithdrawalLimitTable, WithdrawalTable, WithdrawalThresholdTable } from './withdrawals.table.ts'
 
@@ -45,6 +46,7 @@ export interface Database {
   dpop_proofs: DpopProofTable
   webhook_endpoints: WebhookEndpointTable
   webhook_deliveries: WebhookDeliveryTable
+  cancel_deadlines: CancelDeadlineTable
 }
 
 export interface TenantTable {
@@ -137,6 +139,9 @@ export interface SymbolTable {
   taker_fee_percent: ColumnType<string, string | undefined, string>
   /** When `reference_price` was last set: by an operator, or the market day's start it was rolled for (migration 2026-12-05). */
   reference_price_at: ColumnType<string | null, string | null | undefined, string | null>
+  /** Size limits (migration 2026-12-14): the largest quantity and the smallest price × quantity of an order; null: none. */
+  max_order_quantity: ColumnType<string | null, string | null | undefined, string | null>
+  min_notional: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface OrderTable {
@@ -163,9 +168,9 @@ export interface OrderTable {
   average_price: ColumnType<string | null, string | null | undefined, string | null>
   /** Why a cancelled order was cancelled: by its owner, the unfilled rest of an immediate order, self-trade prevention, or a post-only order that would have traded. */
   cancel_reason: ColumnType<
-    'user' | 'unfilled' | 'self_trade' | 'post_only' | null,
-    'user' | 'unfilled' | 'self_trade' | 'post_only' | null | undefined,
-    'user' | 'unfilled' | 'self_trade' | 'post_only' | null
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | null,
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | null | undefined,
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | null
   >
   /** Σ price × quantity of its fills, exact: what `average_price` is computed from. */
   filled_notional: Generated<string>

@@ -185,6 +185,7 @@ export const errorBodies = {
  */
 const NOT_FOUND_MESSAGES: Record<string, string> = {
   'orders/:uid': 'Order 0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b not found',
+  'by-client-id/:client_order_id': 'Order bank-42-0001 not found',
   'symbols/:symbol': 'Symbol NOPE-IRR not found',
   'accounts/:currency': 'Currency XYZ not found',
   'withdrawals/:uid': 'Withdrawal 0e6f1a7c-2b3d-4e5f-8a9b-1c2d3e4f5a6b not found',

@@ -25,6 +25,8 @@ export type CreateUserInput = {
 };
 
 export type OrderFilter = {
+  /** The bank's own id of an order: at most one order of a tenant. */
+  clientOrderId?: string | null | undefined;
   createdAtFrom?: string | null | undefined;
   createdAtTo?: string | null | undefined;
   /** Any of these sides. */
@@ -104,6 +106,8 @@ export type SymbolSortField =
   | 'description'
   | 'is_active'
   | 'maker_fee_percent'
+  | 'max_order_quantity'
+  | 'min_notional'
   | 'min_order_quantity'
   | 'price_precision'
   | 'quantity_precision'

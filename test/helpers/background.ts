@@ -5,8 +5,8 @@ import { eventually } from './eventually.ts'
 
 /** Runs `fn` with the periodic reloads stopped, so statement counts see only the requests' own; restarts them at the server's intervals. */
 export async function withoutBackgroundPolls(services: Services, fn: () => Promise<void>): Promise<void> {
-  const { keys, revocations, symbolsCache, logger, intervals } = services
-  await Promise.all([keys.stop(), revocations.stop(), symbolsCache.stop()])
+  const { keys, revocations, symbolsCache, cancelDeadlines, logger, intervals } = services
+  await Promise.all([keys.stop(), revocations.stop(), symbolsCache.stop(), cancelDeadlines.stop()])
   try {
     await noStatementRunning(services)
     await fn()
@@ -14,6 +14,7 @@ export async function withoutBackgroundPolls(services: Services, fn: () => Promi
     keys.start(intervals.keys, (err) => logger.warn({ err }))
     revocations.start(intervals.revocations, (err) => logger.warn({ err }))
     symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }))
+    cancelDeadlines.start(intervals.cancelDeadlines, (err) => logger.warn({ err }))
   }
 }
 

@@ -304,6 +304,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exchange/v1/orders/by-client-id/{client_order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order, by client order id
+         * @description The order your tenant placed with this `client_order_id`, as `GET /orders/<uid>` answers it. Your tenant's orders only (admins too).
+         *
+         *     Requires the scope `orders:read`.
+         */
+        get: operations["getOrderByClientId"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an order, by client order id
+         * @description Cancels, as `DELETE /orders/<uid>` does, the order your tenant placed with this `client_order_id`.
+         *
+         *     Requires the scope `orders:write`.
+         */
+        delete: operations["cancelOrderByClientId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exchange/v1/orders/cancel-after": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel on disconnect (a dead man’s switch)
+         * @description Arms, moves or (0) disarms your tenant’s deadline: unless this is called again before it, every open or partially filled order of your tenant is cancelled with `cancel_reason: "deadline"` within 1 s after it, by whichever instance is up. Call it every few seconds with a timeout longer than the interval.
+         *
+         *     Requires the scope `orders:write`.
+         */
+        post: operations["cancelAfter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange/v1/orders/validate": {
         parameters: {
             query?: never;
@@ -1238,6 +1288,14 @@ export interface components {
             /** @description Orders now resting at this price. */
             orders: number;
         };
+        CancelAfter: {
+            /** @description When the open orders will be cancelled (UTC); null when disarmed. */
+            deadline: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description Whole seconds, 0 to 600: unless called again before then, every open order of your tenant is cancelled (`cancel_reason: "deadline"`) within 1 s after. 0 disarms. */
+        CancelAfterRequest: {
+            timeout_seconds: number;
+        };
         CancelledOrders: {
             /** @description How many orders were cancelled. */
             cancelled: number;
@@ -1843,8 +1901,8 @@ export interface components {
             filled_quantity: components["schemas"]["Decimal"];
             /** @description The volume-weighted price of its fills (price precision + 8 places); null before the first fill. */
             average_price: components["schemas"]["Decimal"] | null;
-            /** @description Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded). Null unless cancelled. */
-            cancel_reason: ("user" | "unfilled" | "self_trade" | "post_only") | null;
+            /** @description Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded), `deadline` (the cancel-after deadline of its tenant passed). Null unless cancelled. */
+            cancel_reason: ("user" | "unfilled" | "self_trade" | "post_only" | "deadline") | null;
             /**
              * @description `gtc` (limit orders by default), `ioc` (market orders always), or `fok`.
              * @enum {string}
@@ -2144,6 +2202,16 @@ export interface components {
              * @example 0.2
              */
             taker_fee_percent: components["schemas"]["Decimal"];
+            /**
+             * @description The largest quantity one order may have (an amend too); null: no limit. Beyond it: 422 `value_error.number.not_le`.
+             * @example 1000000
+             */
+            max_order_quantity: components["schemas"]["Decimal"] | null;
+            /**
+             * @description The smallest price × quantity an order may have, in the quote currency (a market order at the reference price); null: no minimum. Below it: 422 `value_error.min_notional`.
+             * @example 10000000
+             */
+            min_notional: components["schemas"]["Decimal"] | null;
             description: string;
             is_active: boolean;
             /** @description Both currencies of the pair, keyed by code. */
@@ -2183,6 +2251,8 @@ export interface components {
                 daily_fluctuation_price_limit_percent: components["schemas"]["Head"];
                 maker_fee_percent: components["schemas"]["Head"];
                 taker_fee_percent: components["schemas"]["Head"];
+                max_order_quantity: components["schemas"]["Head"];
+                min_notional: components["schemas"]["Head"];
                 description: components["schemas"]["Head"];
                 is_active: components["schemas"]["Head"];
             };
@@ -3727,6 +3797,8 @@ export interface operations {
                 symbol?: string;
                 side?: string;
                 status?: string;
+                /** @description The bank's own id of an order: at most one order of a tenant. */
+                client_order_id?: string;
             };
             header?: never;
             path?: never;
@@ -3925,6 +3997,223 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDenied"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getOrderByClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank's own id of the order (1–64 printable ASCII characters, URL-encoded); anything else names no order (404). */
+                client_order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:read`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description Your tenant has no order with this client_order_id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    cancelOrderByClientId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank's own id of the order (1–64 printable ASCII characters, URL-encoded); anything else names no order (404). */
+                client_order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            /** @description Your tenant has no order with this client_order_id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The order is already filled or cancelled */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    cancelAfter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelAfterRequest"];
+            };
+        };
+        responses: {
+            /** @description The deadline now armed, or null */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelAfter"];
+                };
+            };
+            /** @description Bad request: a body that did not arrive whole, or text the database cannot store (a NUL character) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The token lacks the scope `orders:write`; or: The caller's address is outside its client's allow-list (`Address not allowed`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionDenied"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4267,7 +4556,7 @@ export interface operations {
                 /** @description Updated at or before (ISO 8601 with a time and a zone). */
                 updated_at_to?: string;
                 /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
-                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "symbol" | "-symbol" | "price_precision" | "-price_precision" | "quantity_precision" | "-quantity_precision" | "min_order_quantity" | "-min_order_quantity" | "tick_size" | "-tick_size" | "daily_fluctuation_price_limit_percent" | "-daily_fluctuation_price_limit_percent" | "maker_fee_percent" | "-maker_fee_percent" | "taker_fee_percent" | "-taker_fee_percent" | "description" | "-description" | "is_active" | "-is_active";
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "symbol" | "-symbol" | "price_precision" | "-price_precision" | "quantity_precision" | "-quantity_precision" | "min_order_quantity" | "-min_order_quantity" | "tick_size" | "-tick_size" | "daily_fluctuation_price_limit_percent" | "-daily_fluctuation_price_limit_percent" | "maker_fee_percent" | "-maker_fee_percent" | "taker_fee_percent" | "-taker_fee_percent" | "max_order_quantity" | "-max_order_quantity" | "min_notional" | "-min_notional" | "description" | "-description" | "is_active" | "-is_active";
                 /** @description One symbol, case-insensitive. */
                 symbol?: string;
                 /** @description `true` or `false` (also `1`/`0`, `yes`/`no`, `on`/`off`). */

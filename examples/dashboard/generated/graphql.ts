@@ -52,6 +52,8 @@ export type SymbolSortField =
   | 'description'
   | 'is_active'
   | 'maker_fee_percent'
+  | 'max_order_quantity'
+  | 'min_notional'
   | 'min_order_quantity'
   | 'price_precision'
   | 'quantity_precision'

@@ -53,6 +53,9 @@ export type Answer =
   | { kind: 'not_active' }
   | { kind: 'cancelled_many'; uids: string[] }
 
+/** Why a cancel request ends an order: its owner asked (`user`), or its tenant's cancel-after deadline passed (`deadline`). */
+export type CancelManyReason = 'user' | 'deadline'
+
 export interface StepLimits {
   /** Fills written by one statement: a longer sweep continues in the next step. */
   fillsPerStep: number
@@ -230,10 +233,10 @@ export class MatchPass {
   }
 
   /** Cancels every order of a tenant resting in the book (on one side, or both), in acceptance order. */
-  async cancelMany(tenantId: string, side: OrderSide | null): Promise<Answer> {
+  async cancelMany(tenantId: string, side: OrderSide | null, reason: CancelManyReason = 'user'): Promise<Answer> {
     const uids = this.warm.restingOf(tenantId, side)
     for (const uid of uids) {
-      this.cancel(uid)
+      this.cancel(uid, reason)
       await this.#boundStep()
     }
     return { kind: 'cancelled_many', uids }
@@ -257,13 +260,13 @@ export class MatchPass {
     if (own.row.status !== 'cancelled' && compareDecimals(own.filled, filledBefore) !== 0) this.#out.tenantEvent(own.row, 'order.updated', null)
   }
 
-  cancel(uid: string): Answer {
+  cancel(uid: string, reason: CancelManyReason = 'user'): Answer {
     const own = this.warm.get(uid)
     if (!own) return { kind: 'not_open' }
     const removed = this.warm.book.cancel(uid)
     this.warm.remove(uid, true)
     this.#release(own)
-    own.row = this.#out.next(own, 'cancelled', 'user')
+    own.row = this.#out.next(own, 'cancelled', reason)
     this.#out.record(own.row)
     this.#out.tenantEvent(own.row, 'order.updated', null)
     if (removed) this.#out.bookEvent(removed.levelChange)

@@ -36,6 +36,8 @@ export interface LockedBook {
   tick_size: string
   daily_fluctuation_price_limit_percent: string
   reference_price: string | null
+  max_order_quantity: string | null
+  min_notional: string | null
   base: string
   quote: string
   maker_fee_percent: string
@@ -67,7 +69,7 @@ export async function lockBook(db: Db, symbol: string, tenants: readonly string[
       sql<LockedBook & { accounts: AccountBalance[] }>`
       select timezone('utc', now()) as now, b.epoch, b.last_order_seq, b.market_sequence, b.trade_count, s.symbol, s.is_active, s.price_precision,
         s.quantity_precision, s.min_order_quantity, s.tick_size, s.daily_fluctuation_price_limit_percent, s.reference_price,
-        s.base, s.quote, s.maker_fee_percent, s.taker_fee_percent, bc.precision as base_precision, qc.precision as quote_precision,
+        s.max_order_quantity, s.min_notional, s.base, s.quote, s.maker_fee_percent, s.taker_fee_percent, bc.precision as base_precision, qc.precision as quote_precision,
         (select coalesce(json_agg(json_build_object('tenant_id', a.tenant_id, 'currency', a.currency, 'balance', a.balance::text,
             'hold', a.hold::text)), '[]'::json)
           from accounts a where a.tenant_id = any(${tenants}::uuid[]) and a.currency in (s.base, s.quote)) as accounts

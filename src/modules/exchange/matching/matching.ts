@@ -1,11 +1,11 @@
 import type { Db } from '../../../db/database.ts'
 import { DEFAULT_MARKET_TIMEZONE } from '../market-data/market-time.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
-import type { AmendRequest, PlaceRequest, StepLimits } from './match-pass.ts'
+import type { AmendRequest, CancelManyReason, PlaceRequest, StepLimits } from './match-pass.ts'
 import { symbolsWithRestingOrders } from './matching.repository.ts'
 import { type AmendOutcome, type CancelOutcome, type EventsCommitted, type PlaceOutcome, SymbolQueue } from './symbol-queue.ts'
 
-export type { AmendRequest, PlaceRequest } from './match-pass.ts'
+export type { AmendRequest, CancelManyReason, PlaceRequest } from './match-pass.ts'
 export type { AmendOutcome, CancelOutcome, EventsCommitted, PlaceOutcome } from './symbol-queue.ts'
 
 export interface MatchingOptions extends Partial<StepLimits> {
@@ -97,9 +97,9 @@ export class Matching {
     return new Promise((resolve, reject) => this.#queue(symbol).push({ kind: 'amend', request, resolve, reject }))
   }
 
-  /** Cancels every order of `tenantId` resting in the symbol's book (on `side`, or both sides). */
-  cancelMany(symbol: string, tenantId: string, side: OrderRow['side'] | null): Promise<OrderRow[]> {
-    return new Promise((resolve, reject) => this.#queue(symbol).push({ kind: 'cancel_many', tenantId, side, resolve, reject }))
+  /** Cancels every order of `tenantId` resting in the symbol's book (on `side`, or both sides), for `reason`. */
+  cancelMany(symbol: string, tenantId: string, side: OrderRow['side'] | null, reason: CancelManyReason = 'user'): Promise<OrderRow[]> {
+    return new Promise((resolve, reject) => this.#queue(symbol).push({ kind: 'cancel_many', tenantId, side, reason, resolve, reject }))
   }
 
   /**

@@ -6,7 +6,16 @@ import { encodeNotifications } from '../event-log/notifications.ts'
 import { MinuteCandles, recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { PassAccounts } from '../settlement/settlement.ts'
-import { type AmendRequest, type Answer, EpochMoved, MatchPass, type PlaceRequest, type StepLimits, type StepWriter } from './match-pass.ts'
+import {
+  type AmendRequest,
+  type Answer,
+  type CancelManyReason,
+  EpochMoved,
+  MatchPass,
+  type PlaceRequest,
+  type StepLimits,
+  type StepWriter,
+} from './match-pass.ts'
 import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
 import { WarmBook } from './warm-book.ts'
 
@@ -29,7 +38,14 @@ export type Command =
   | { kind: 'cancel'; uid: string; resolve: (outcome: CancelOutcome) => void; reject: (error: unknown) => void }
   | { kind: 'amend'; request: AmendRequest; resolve: (outcome: AmendOutcome) => void; reject: (error: unknown) => void }
   /** Cancels every resting order of a tenant (on one side, or both): answers them as cancelled, in acceptance order. */
-  | { kind: 'cancel_many'; tenantId: string; side: OrderRow['side'] | null; resolve: (orders: OrderRow[]) => void; reject: (error: unknown) => void }
+  | {
+      kind: 'cancel_many'
+      tenantId: string
+      side: OrderRow['side'] | null
+      reason: CancelManyReason
+      resolve: (orders: OrderRow[]) => void
+      reject: (error: unknown) => void
+    }
   /** Loads the book (and finishes a sweep a crash cut short) before any order arrives. */
   | { kind: 'warm'; resolve: () => void; reject: (error: unknown) => void }
 
@@ -182,7 +198,7 @@ export class SymbolQueue {
       if (command.kind === 'place') answers.push(await pass.place(command.request, existing))
       else if (command.kind === 'cancel') answers.push(pass.cancel(command.uid))
       else if (command.kind === 'amend') answers.push(await pass.amend(command.request))
-      else if (command.kind === 'cancel_many') answers.push(await pass.cancelMany(command.tenantId, command.side))
+      else if (command.kind === 'cancel_many') answers.push(await pass.cancelMany(command.tenantId, command.side, command.reason))
       else answers.push({ kind: 'not_open' })
     }
     await pass.finish()

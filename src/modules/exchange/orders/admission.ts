@@ -3,7 +3,7 @@ import type { ValidationIssue } from '../../../core/errors.ts'
 import { insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { type FeeRates, holdFor, type HoldRules } from '../accounts/money.ts'
 import { feeScheduleFor } from '../settlement/settlement.ts'
-import { marketRuleIssues, type MarketRules } from './order-rules.ts'
+import { marketRuleIssues, type MarketRules, notionalIssue } from './order-rules.ts'
 import type { OrderRow } from './orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from './orders.schemas.ts'
 
@@ -109,6 +109,12 @@ export function admitAmend(
   const issues = marketRuleIssues({ fields, invalid: new Set(request.price ? [] : ['price' as const]) }, rules)
   if (request.quantity && issues.length === 0 && compareDecimals(quantity, own.filled) <= 0)
     issues.push(notAboveFilled(request.quantity.text, row.filled_quantity))
+  // With one of the two sent, the minimum notional is of the new value times the kept one.
+  if (issues.length === 0 && !(request.quantity && request.price)) {
+    const [field, input] = request.quantity ? (['quantity', request.quantity.text] as const) : (['price', request.price!.text] as const)
+    const notional = notionalIssue(rules, 'limit', quantity, price, field, input)
+    if (notional) issues.push(notional)
+  }
   if (issues.length > 0) return { admitted: false, issues }
   const samePrice = compareDecimals(price, oldPrice) === 0
   const quantityChange = compareDecimals(quantity, oldQuantity)

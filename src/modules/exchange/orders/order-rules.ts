@@ -6,6 +6,7 @@ import {
   hasAtMostPlaces,
   isMultipleOf,
   isPositive,
+  multiply,
   type PriceBand,
   priceBand,
   unitOfPlaces,
@@ -25,6 +26,8 @@ export type MarketRules = Pick<
   | 'tick_size'
   | 'daily_fluctuation_price_limit_percent'
   | 'reference_price'
+  | 'max_order_quantity'
+  | 'min_notional'
 >
 
 type Field = 'symbol' | 'quantity' | 'price'
@@ -34,6 +37,9 @@ interface ParsedRules {
   minOrderQuantity: DecimalValue
   tickSize: DecimalValue
   band: PriceBand | null
+  maxOrderQuantity: DecimalValue | null
+  minNotional: DecimalValue | null
+  referencePrice: DecimalValue | null
 }
 const parsedRules = new WeakMap<MarketRules, ParsedRules>()
 
@@ -47,6 +53,9 @@ function rulesOf(market: MarketRules): ParsedRules {
         market.reference_price === null
           ? null
           : priceBand(decimalFromStore(market.reference_price), decimalFromStore(market.daily_fluctuation_price_limit_percent)),
+      maxOrderQuantity: market.max_order_quantity === null ? null : decimalFromStore(market.max_order_quantity),
+      minNotional: market.min_notional === null ? null : decimalFromStore(market.min_notional),
+      referencePrice: market.reference_price === null ? null : decimalFromStore(market.reference_price),
     }
     parsedRules.set(market, rules)
   }
@@ -68,7 +77,36 @@ export function marketRuleIssues({ fields, invalid }: Pick<ParsedOrderFields, 'f
   }
   if (fields.quantity) issues.push(...quantityIssues(fields.quantity, market))
   if (!invalid.has('price')) issues.push(...priceIssues(fields, invalid, market))
+  if (market && fields.quantity && isPositive(fields.quantity.value) && !invalid.has('price') && !invalid.has('type')) {
+    const price = fields.type === 'market' ? null : (fields.price?.value ?? undefined)
+    if (price !== undefined && (price === null || isPositive(price))) {
+      const notional = notionalIssue(market, fields.type === 'market' ? 'market' : 'limit', fields.quantity.value, price, 'quantity', fields.quantity.text)
+      if (notional) issues.push(notional)
+    }
+  }
   return issues
+}
+
+/**
+ * The symbol's minimum notional (docs/api.md, "Order limits"): price × quantity, a market order's
+ * at the reference price (a market order on a symbol without one has no notional to check, and is
+ * bounded by its hold instead). `field`/`input` name what the answer points at.
+ */
+export function notionalIssue(
+  market: MarketRules,
+  type: 'limit' | 'market',
+  quantity: DecimalValue,
+  price: DecimalValue | null,
+  field: Field,
+  input: string,
+): ValidationIssue | undefined {
+  const { minNotional, referencePrice } = rulesOf(market)
+  const at = type === 'market' ? referencePrice : price
+  if (minNotional === null || at === null || compareDecimals(multiply(quantity, at), minNotional) >= 0) return undefined
+  const min = market.min_notional!
+  return issue(field, 'value_error.min_notional', `ensure price × quantity is at least ${min}, the minimum notional of ${market.symbol}`, input, {
+    min_notional: min,
+  })
 }
 
 function quantityIssues(quantity: DecimalInput, market: MarketRules | undefined): ValidationIssue[] {
@@ -80,6 +118,14 @@ function quantityIssues(quantity: DecimalInput, market: MarketRules | undefined)
     issues.push(
       issue('quantity', 'value_error.number.not_ge', `ensure this value is greater than or equal to ${market.min_order_quantity}`, text, {
         limit_value: market.min_order_quantity,
+      }),
+    )
+  }
+  const { maxOrderQuantity } = rulesOf(market)
+  if (maxOrderQuantity !== null && compareDecimals(value, maxOrderQuantity) > 0) {
+    issues.push(
+      issue('quantity', 'value_error.number.not_le', `ensure this value is less than or equal to ${market.max_order_quantity}`, text, {
+        limit_value: market.max_order_quantity,
       }),
     )
   }

@@ -19,7 +19,7 @@ export const OrderSideType = OrderSide
 const CancelReason = builder.enumType('CancelReason', {
   values: CANCEL_REASONS,
   description:
-    'user: cancelled by its owner; unfilled: what an ioc or market order could not fill in its pass, or a fok order that could not fill entirely; self_trade: the next match would have been with its own tenant; post_only: a post-only order that would have traded.',
+    'user: cancelled by its owner; unfilled: what an ioc or market order could not fill in its pass, or a fok order that could not fill entirely; self_trade: the next match would have been with its own tenant; post_only: a post-only order that would have traded; deadline: the cancel-after deadline of its tenant passed.',
 })
 const TimeInForce = builder.enumType('TimeInForce', {
   values: TIMES_IN_FORCE,
@@ -108,6 +108,7 @@ const OrderFilter = builder.inputType('OrderFilter', {
     symbol: t.string(),
     side: t.field({ type: [OrderSide], description: 'Any of these sides.' }),
     status: t.field({ type: [OrderStatus], description: 'Any of these statuses: [open, partially_filled] lists the orders still working.' }),
+    clientOrderId: t.string({ description: "The bank's own id of an order: at most one order of a tenant." }),
     createdAtFrom: t.field({ type: 'DateTime' }),
     createdAtTo: t.field({ type: 'DateTime' }),
     updatedAtFrom: t.field({ type: 'DateTime' }),

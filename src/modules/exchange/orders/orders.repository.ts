@@ -40,6 +40,7 @@ function filteredOrders(db: Db, query: OrderListQuery, tenantId: string | undefi
   if (query.symbol !== undefined) q = q.where('orders.symbol', '=', query.symbol)
   if (query.side !== undefined) q = q.where('orders.side', 'in', query.side)
   if (query.status !== undefined) q = q.where('orders.status', 'in', query.status)
+  if (query.client_order_id !== undefined) q = q.where('orders.client_order_id', '=', query.client_order_id)
   return q
 }
 
@@ -48,6 +49,7 @@ function isUnfiltered(query: OrderListQuery): boolean {
     query.symbol === undefined &&
     query.side === undefined &&
     query.status === undefined &&
+    query.client_order_id === undefined &&
     query.created_at_from === undefined &&
     query.created_at_to === undefined &&
     query.updated_at_from === undefined &&

@@ -17,7 +17,7 @@ export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled'
 export type OrderSide = (typeof ORDER_SIDES)[number]
 export type OrderType = (typeof ORDER_TYPES)[number]
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
-export const CANCEL_REASONS = ['user', 'unfilled', 'self_trade', 'post_only'] as const
+export const CANCEL_REASONS = ['user', 'unfilled', 'self_trade', 'post_only', 'deadline'] as const
 /**
  * gtc rests until filled or cancelled; ioc trades what its pass can and cancels the rest; fok
  * fills entirely in its pass or is cancelled with nothing filled (docs/api.md, "Order lifecycle").
@@ -171,6 +171,7 @@ export const orderListQuery = listQuerySchema(
     symbol: symbolName.optional(),
     side: enumListParam(ORDER_SIDES, 'A side, or both comma-separated.').optional(),
     status: enumListParam(ORDER_STATUSES, 'A status or a comma-separated list: `open,partially_filled` lists the orders still working.').optional(),
+    client_order_id: clientOrderId.optional().meta({ description: "The bank's own id of an order: at most one order of a tenant.", example: 'bank-42-0001' }),
   },
   ORDER_ORDERABLE,
 )
@@ -207,7 +208,7 @@ export const orderRecordSchema = z
       .meta({ description: 'The volume-weighted price of its fills (price precision + 8 places); null before the first fill.' }),
     cancel_reason: z.enum(CANCEL_REASONS).nullable().meta({
       description:
-        'Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded). Null unless cancelled.',
+        'Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded), `deadline` (the cancel-after deadline of its tenant passed). Null unless cancelled.',
     }),
     time_in_force: z.enum(TIMES_IN_FORCE).meta({ description: '`gtc` (limit orders by default), `ioc` (market orders always), or `fok`.' }),
     post_only: z.boolean().meta({ description: 'Cancelled (`post_only`) rather than trade on arrival.' }),

@@ -38,6 +38,8 @@ export function symbolRecord(row: SymbolRow, currencies: ReadonlyMap<string, Cur
     daily_fluctuation_price_limit_percent: row.daily_fluctuation_price_limit_percent,
     maker_fee_percent: row.maker_fee_percent,
     taker_fee_percent: row.taker_fee_percent,
+    max_order_quantity: row.max_order_quantity,
+    min_notional: row.min_notional,
     description: row.description,
     is_active: row.is_active,
     properties,

@@ -67,6 +67,18 @@ export const SymbolType = builder.loadableObject('Symbol', {
       extensions: CATALOG_DATA,
       description: "Percent of a fill's notional the arriving (taker) order pays, in the quote currency.",
     }),
+    maxOrderQuantity: t.expose('max_order_quantity', {
+      type: 'Decimal',
+      nullable: true,
+      extensions: CATALOG_DATA,
+      description: 'The largest quantity one order may have; null: no limit.',
+    }),
+    minNotional: t.expose('min_notional', {
+      type: 'Decimal',
+      nullable: true,
+      extensions: CATALOG_DATA,
+      description: 'The smallest price × quantity of an order, in the quote currency (market orders at the reference price); null: no minimum.',
+    }),
     description: t.exposeString('description', { extensions: CATALOG_DATA }),
     isActive: t.exposeBoolean('is_active', { extensions: CATALOG_DATA }),
     base: t.field({ type: CurrencyProperty, resolve: (s) => s.base, extensions: CATALOG_DATA }),

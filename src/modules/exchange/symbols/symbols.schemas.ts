@@ -15,6 +15,8 @@ export const SYMBOL_FIELDS = [
   'daily_fluctuation_price_limit_percent',
   'maker_fee_percent',
   'taker_fee_percent',
+  'max_order_quantity',
+  'min_notional',
   'description',
   'is_active',
 ] as const
@@ -85,6 +87,15 @@ export const symbolRecordSchema = z
     taker_fee_percent: decimalString.meta({
       description: "Percent of a fill's notional the arriving (taker) order pays, in the quote currency.",
       example: '0.2',
+    }),
+    max_order_quantity: decimalString.nullable().meta({
+      description: 'The largest quantity one order may have (an amend too); null: no limit. Beyond it: 422 `value_error.number.not_le`.',
+      example: '1000000',
+    }),
+    min_notional: decimalString.nullable().meta({
+      description:
+        'The smallest price × quantity an order may have, in the quote currency (a market order at the reference price); null: no minimum. Below it: 422 `value_error.min_notional`.',
+      example: '10000000',
     }),
     description: z.string(),
     is_active: z.boolean(),

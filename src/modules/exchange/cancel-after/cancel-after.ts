@@ -1,0 +1,78 @@
+import type { Logger } from 'pino'
+
+import type { RequestContext } from '../../../core/context.ts'
+import { ReloadLoop } from '../../../core/reload-loop.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
+import { parseInput } from '../../../core/validation.ts'
+import type { Db } from '../../../db/database.ts'
+import { timestampOf } from '../market-data/market-time.ts'
+import type { Matching } from '../matching/matching.ts'
+import { symbolsWithRestingOrdersOf } from '../orders/orders.repository.ts'
+import { ORDERS_WRITE } from '../orders/orders.ts'
+import { armDeadline, clearFiredDeadline, disarmDeadline, dueDeadlines } from './cancel-after.repository.ts'
+import { cancelAfterBody } from './cancel-after.schemas.ts'
+
+/** How often each instance looks for deadlines that passed: well inside the 1 s DESIGN §22 promises. */
+export const CANCEL_DEADLINE_SWEEP_MS = 250
+// Tenants whose deadline fired handled by one sweep; the next sweep takes the rest.
+const SWEEP_BATCH = 100
+
+/**
+ * Cancel on disconnect (docs/api.md, "Cancel on disconnect"): `timeout_seconds` from now, by the
+ * instance's clock, every open order of the caller's tenant is cancelled unless the call is made
+ * again first; 0 disarms. The deadline is stored, so whichever instance is up when it passes
+ * cancels the orders (CancelDeadlines).
+ */
+export async function cancelAfter(ctx: RequestContext, readBody: () => unknown): Promise<{ deadline: string | null }> {
+  const principal = await ctx.auth.require(ORDERS_WRITE)
+  const { timeout_seconds } = parseInput(cancelAfterBody, await readBody(), 'body')
+  const { db, cancelDeadlines } = ctx.services
+  if (timeout_seconds === 0) {
+    await disarmDeadline(db, principal.tenantId)
+    return { deadline: null }
+  }
+  const deadline = timestampOf(cancelDeadlines.now() + timeout_seconds * 1000)
+  return { deadline: formatTimestamp(await armDeadline(db, principal.tenantId, principal.clientId, deadline)) }
+}
+
+/**
+ * The sweep every instance runs: each deadline at or before `now()` cancels its tenant's open
+ * orders (`cancel_reason: "deadline"`), each symbol's in its matching pass, then is removed unless it
+ * was moved meanwhile. Two instances may sweep the same deadline at once: the second finds nothing
+ * left to cancel. `now` is the clock (tests set it, as MarketDay's).
+ */
+export class CancelDeadlines {
+  readonly #loop = new ReloadLoop(async () => {
+    await this.sweep()
+  })
+
+  constructor(
+    private readonly db: Db,
+    private readonly matching: Pick<Matching, 'cancelMany'>,
+    private readonly logger: Pick<Logger, 'info'>,
+    public now: () => number = Date.now,
+  ) {}
+
+  /** Cancels the open orders of every tenant whose deadline passed; answers how many orders. */
+  async sweep(): Promise<number> {
+    const due = await dueDeadlines(this.db, timestampOf(this.now()), SWEEP_BATCH)
+    let total = 0
+    for (const { tenant_id, deadline } of due) {
+      const symbols = await symbolsWithRestingOrdersOf(this.db, tenant_id, undefined, null)
+      const cancelled = await Promise.all(symbols.map((symbol) => this.matching.cancelMany(symbol, tenant_id, null, 'deadline')))
+      await clearFiredDeadline(this.db, tenant_id, deadline)
+      const count = cancelled.reduce((sum, orders) => sum + orders.length, 0)
+      this.logger.info({ tenant_id, deadline: formatTimestamp(deadline), cancelled: count }, 'cancel-after deadline passed')
+      total += count
+    }
+    return total
+  }
+
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.#loop.start(intervalMs, onError)
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop()
+  }
+}

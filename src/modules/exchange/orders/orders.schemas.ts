@@ -146,7 +146,7 @@ function stopAndExpiryIssues(fields: Partial<CreateOrderFields>, invalid: Readon
   const expireAt = fields.expire_at ?? undefined
   if (gtd && expireAt === undefined) issues.push({ type: 'missing', loc: ['body', 'expire_at'], msg: 'Field required' })
   if (!gtd && expireAt !== undefined)
-    issues.push({ type: 'value_error.extra', loc: ['body', 'expire_at'], msg: 'expire_at applies only to gtd orders', input: expireAt })
+    issues.push({ type: 'value_error.extra', loc: ['body', 'expire_at'], msg: 'expire_at applies only to gtd orders', input: `${expireAt.replace(' ', 'T')}Z` })
   if (gtd && expireAt !== undefined) issues.push(...expiryIssues(expireAt, nowMs))
   return issues
 }

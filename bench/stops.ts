@@ -98,7 +98,7 @@ async function trigger(): Promise<{ passMs: number; maxDelayMs: number; triggere
   delay.disable()
   const row = await db
     .selectFrom('orders')
-    .select(db.fn.countAll<string>().as('n'))
+    .select(db.fn.countAll().as('n'))
     .where('symbol', '=', symbol)
     .where('type', '=', 'stop_limit')
     .where('status', '=', 'filled')

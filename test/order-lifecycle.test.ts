@@ -108,8 +108,8 @@ describe('time in force', () => {
       {
         loc: 'body.time_in_force',
         type: 'type_error.enum',
-        msg: "value is not a valid enumeration member; permitted: 'gtc', 'ioc', 'fok'",
-        ctx: { enum_values: ['gtc', 'ioc', 'fok'] },
+        msg: "value is not a valid enumeration member; permitted: 'gtc', 'ioc', 'fok', 'gtd'",
+        ctx: { enum_values: ['gtc', 'ioc', 'fok', 'gtd'] },
         input: 'day',
       },
     ])
@@ -130,7 +130,7 @@ describe('post-only', () => {
 
   it('is refused on market orders and on ioc or fok', async () => {
     const { symbol, b } = await market()
-    const msg = 'post_only applies only to limit orders that are good till cancelled (gtc)'
+    const msg = 'post_only applies only to limit orders that rest (gtc or gtd)'
     for (const body of [
       { symbol, side: 'buy', type: 'market', quantity: '1', post_only: true },
       limit(symbol, 'buy', '1', '10.00', { post_only: true, time_in_force: 'ioc' }),
@@ -259,7 +259,7 @@ describe('PATCH /api/exchange/v1/orders/:uid', () => {
       ['body.price', 'value_error.decimal.max_places'],
     ])
     expect(detail(await amend(a, ask.uid, {}))).toEqual([
-      { loc: 'body', type: 'value_error.missing', msg: 'quantity or price is required', ctx: undefined, input: {} },
+      { loc: 'body', type: 'value_error.missing', msg: 'quantity, price or stop_price is required', ctx: undefined, input: {} },
     ])
     expect(detail(await amend(a, ask.uid, { quantity: 2, side: 'buy' })).map((d) => [d.loc, d.type])).toEqual([
       ['body.quantity', 'type_error.str'],
@@ -367,9 +367,9 @@ describe('list filters take comma-separated lists', () => {
       {
         type: 'type_error.enum',
         loc: ['query', 'status'],
-        msg: "value is not a valid enumeration member; permitted: 'open', 'partially_filled', 'filled', 'cancelled'",
+        msg: "value is not a valid enumeration member; permitted: 'open', 'partially_filled', 'filled', 'cancelled', 'pending'",
         input: 'open,bogus',
-        ctx: { enum_values: ['open', 'partially_filled', 'filled', 'cancelled'] },
+        ctx: { enum_values: ['open', 'partially_filled', 'filled', 'cancelled', 'pending'] },
       },
     ])
   })

@@ -64,6 +64,8 @@ describe('POST /api/exchange/v1/orders', () => {
       cancel_reason: null,
       time_in_force: 'gtc',
       post_only: false,
+      stop_price: null,
+      expire_at: null,
     })
     const stored = await server.services.db.selectFrom('orders').selectAll().where('uid', '=', res.body.uid).executeTakeFirstOrThrow()
     expect(stored).toMatchObject({ tenant_id: bank.tenantId, user_id: bank.clientId, status: 'open' })
@@ -118,9 +120,9 @@ describe('POST /api/exchange/v1/orders', () => {
       {
         type: 'type_error.enum',
         loc: ['body', 'type'],
-        msg: "value is not a valid enumeration member; permitted: 'limit', 'market'",
+        msg: "value is not a valid enumeration member; permitted: 'limit', 'market', 'stop_limit', 'stop_market'",
         input: 'stop',
-        ctx: { enum_values: ['limit', 'market'] },
+        ctx: { enum_values: ['limit', 'market', 'stop_limit', 'stop_market'] },
       },
     ])
   })
@@ -467,7 +469,7 @@ describe('GET /api/exchange/v1/orders', () => {
     expect(summary(res.body.detail)).toEqual([
       ['query.limit', 'value_error.number.not_le', { limit_value: 100 }],
       ['query.side', 'type_error.enum', { enum_values: ['buy', 'sell'] }],
-      ['query.status', 'type_error.enum', { enum_values: ['open', 'partially_filled', 'filled', 'cancelled'] }],
+      ['query.status', 'type_error.enum', { enum_values: ['open', 'partially_filled', 'filled', 'cancelled', 'pending'] }],
       ['query.uid', 'value_error.extra', undefined],
     ])
   })

@@ -24,7 +24,7 @@ import { EventRetention } from '../modules/exchange/event-log/retention.ts'
 import { EventHub } from '../modules/exchange/events/event-hub.ts'
 import { EVENTS_CHANNEL, lastSequences, readEvents } from '../modules/exchange/events/events.repository.ts'
 import { MarketDay } from '../modules/exchange/market-data/market-day.ts'
-import { Matching } from '../modules/exchange/matching/matching.ts'
+import { GTD_EXPIRY_SWEEP_MS, Matching } from '../modules/exchange/matching/matching.ts'
 import type { OrderRow } from '../modules/exchange/orders/orders.repository.ts'
 import { CATALOG_POLL_INTERVAL_MS, SymbolsCache } from '../modules/exchange/symbols/caches/symbols-cache.ts'
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../modules/exchange/webhooks/webhook-dispatcher.ts'
@@ -199,6 +199,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
     })
     await matching.warm()
     webhooks.start()
+    matching.startExpiry(GTD_EXPIRY_SWEEP_MS, (err) => logger.warn({ err }, 'gtd expiry sweep failed'))
     const marketDay = new MarketDay(db, config.marketTimezone)
     marketDay.start((err) => logger.warn({ err }, 'reference price roll failed'))
     const cancelDeadlines = new CancelDeadlines(db, matching, logger)
@@ -265,6 +266,7 @@ export async function closeServices(services: Services): Promise<void> {
     services.symbolsCache.stop(),
     services.eventRetention.stop(),
     services.cancelDeadlines.stop(),
+    services.matching.stopExpiry(),
     services.eventNotifications?.close(),
   ])
   await services.database.close()

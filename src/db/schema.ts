@@ -155,22 +155,23 @@ export interface OrderTable {
   client_order_id: string | null
   symbol: string
   side: 'buy' | 'sell'
-  type: 'limit' | 'market'
+  type: 'limit' | 'market' | 'stop_limit' | 'stop_market'
   quantity: Decimal
   price: Decimal | null
   /** gtc: rests until filled or cancelled; ioc: trades what its pass can, the rest cancelled; fok: all in its pass or nothing (migration 2026-12-06). */
-  time_in_force: ColumnType<'gtc' | 'ioc' | 'fok', 'gtc' | 'ioc' | 'fok' | undefined, 'gtc' | 'ioc' | 'fok'>
+  time_in_force: ColumnType<'gtc' | 'ioc' | 'fok' | 'gtd', 'gtc' | 'ioc' | 'fok' | 'gtd' | undefined, 'gtc' | 'ioc' | 'fok' | 'gtd'>
   /** Cancelled (`post_only`) rather than trade on arrival or on an amend that would cross. */
   post_only: ColumnType<boolean, boolean | undefined, boolean>
-  status: 'open' | 'partially_filled' | 'filled' | 'cancelled'
+  /** `pending`: a stop order its trigger has not reached (migration 2026-12-13). */
+  status: 'open' | 'partially_filled' | 'filled' | 'cancelled' | 'pending'
   filled_quantity: Generated<string>
   /** The quantity-weighted mean price of its fills; null until one. */
   average_price: ColumnType<string | null, string | null | undefined, string | null>
   /** Why a cancelled order was cancelled: by its owner, the unfilled rest of an immediate order, self-trade prevention, or a post-only order that would have traded. */
   cancel_reason: ColumnType<
-    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | null,
-    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | null | undefined,
-    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | null
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | 'expired' | null,
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | 'expired' | null | undefined,
+    'user' | 'unfilled' | 'self_trade' | 'post_only' | 'deadline' | 'expired' | null
   >
   /** Σ price × quantity of its fills, exact: what `average_price` is computed from. */
   filled_notional: Generated<string>
@@ -184,6 +185,10 @@ export interface OrderTable {
   hold_currency: ColumnType<string | null, string | null | undefined, string | null>
   /** Σ price × quantity × fee percent / 100 of its fills, exact: it was charged this rounded up (docs/accounts.md). */
   fee_accrued: ColumnType<string, string | undefined, string>
+  /** Stop orders: the trade price that triggers them (migration 2026-12-13). */
+  stop_price: ColumnType<string | null, string | null | undefined, string | null>
+  /** gtd orders: when they are cancelled `expired`, UTC. */
+  expire_at: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** Live orders per tenant, one row per shard; maintained by triggers on `orders` (migration 2026-11-28). */

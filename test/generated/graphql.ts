@@ -6,14 +6,18 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 export type CreateOrderInput = {
   /** Unique per tenant, forever: a resubmission returns the existing order. */
   clientOrderId?: string | null | undefined;
-  /** Limit gtc orders only: cancelled (post_only) rather than trade on arrival. */
+  /** Required for gtd: ISO 8601 with a zone, in the future, at most 90 days ahead. */
+  expireAt?: string | null | undefined;
+  /** Limit gtc or gtd orders only: cancelled (post_only) rather than trade on arrival. */
   postOnly?: boolean | null | undefined;
-  /** Required for limit orders; market orders take none. */
+  /** Required for limit and stop_limit orders; market and stop_market orders take none. */
   price?: string | null | undefined;
   quantity: string;
   side: OrderSide;
+  /** Required for stop_limit and stop_market orders; others take none. */
+  stopPrice?: string | null | undefined;
   symbol: string;
-  /** gtc for limit orders when absent; market orders are ioc. */
+  /** gtc for limit orders when absent; market and stop_market orders are ioc. */
   timeInForce?: TimeInForce | null | undefined;
   type: OrderType;
 };
@@ -54,12 +58,14 @@ export type OrderSortField =
   | 'cancel_reason'
   | 'client_order_id'
   | 'created_at'
+  | 'expire_at'
   | 'filled_quantity'
   | 'post_only'
   | 'price'
   | 'quantity'
   | 'side'
   | 'status'
+  | 'stop_price'
   | 'symbol'
   | 'tenant_id'
   | 'time_in_force'
@@ -68,16 +74,20 @@ export type OrderSortField =
   | 'updated_at'
   | 'user_id';
 
+/** pending: a stop order no trade has triggered yet. */
 export type OrderStatus =
   | 'cancelled'
   | 'filled'
   | 'open'
-  | 'partially_filled';
+  | 'partially_filled'
+  | 'pending';
 
-/** A market order is immediate-or-cancel: it trades against the book, and what it could not fill is cancelled (unfilled). */
+/** A market order is immediate-or-cancel: it trades against the book, and what it could not fill is cancelled (unfilled). stop_limit and stop_market are pending until a trade reaches their stopPrice, then a limit or market order. */
 export type OrderType =
   | 'limit'
-  | 'market';
+  | 'market'
+  | 'stop_limit'
+  | 'stop_market';
 
 /** Ascending (the default) or descending. */
 export type SortDirection =
@@ -118,10 +128,11 @@ export type SymbolSortField =
   | 'updated_at'
   | 'user_id';
 
-/** gtc: rests until filled or cancelled (limit orders by default); ioc: what its pass can fill, the rest cancelled (market orders always); fok: all in its pass, or cancelled with nothing filled. */
+/** gtc: rests until filled or cancelled (limit orders by default); ioc: what its pass can fill, the rest cancelled (market orders always); fok: all in its pass, or cancelled with nothing filled; gtd: as gtc until expireAt, then cancelled (expired). */
 export type TimeInForce =
   | 'fok'
   | 'gtc'
+  | 'gtd'
   | 'ioc';
 
 export type UserFilter = {

@@ -22,6 +22,8 @@ export const ORDER_KEYS = [
   'cancel_reason',
   'time_in_force',
   'post_only',
+  'stop_price',
+  'expire_at',
 ]
 
 /** A valid limit order on the demo market. */

@@ -1145,10 +1145,11 @@ export interface components {
             offset: number;
             limit: number;
         };
-        /** @description The order's new total quantity (above what has filled), its new price, or both, under the symbol's rules. A smaller quantity at the same price keeps the order's place in its level; a new price or a larger quantity sends it to the back of its level, and it may trade at once. */
+        /** @description The order's new total quantity (above what has filled), its new price, its new `stop_price` (a pending stop order only), or any of them, under the symbol's rules. A smaller quantity at the same price keeps the order's place in its level; a new price or a larger quantity sends it to the back of its level, and it may trade at once. */
         AmendOrderRequest: {
             quantity?: string | null;
             price?: string | null;
+            stop_price?: string | null;
         };
         ApproveWithdrawalInput: {
             /** @example Matches the payout instruction */
@@ -1394,18 +1395,20 @@ export interface components {
             error: "conflict";
             detail: string;
         };
-        /** @description Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `time_in_force` is `gtc` (the default for limit orders), `ioc` or `fok`; market orders are `ioc`. `post_only: true` (limit `gtc` orders only) cancels the order rather than let it trade on arrival. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409. */
+        /** @description Decimals are JSON strings (at most 40 characters). `price` is required for limit and stop-limit orders and refused for market and stop-market orders. `stop_price` (a multiple of the tick size) is required for `stop_limit` and `stop_market` orders and refused for others: they are `pending` until a trade prints at or above it (buys) or at or below it (sells). `time_in_force` is `gtc` (the default for limit orders), `ioc`, `fok` or `gtd`; market and stop-market orders are `ioc`. `gtd` needs `expire_at` (ISO 8601 with a zone, in the future, at most 90 days ahead): the order is cancelled `expired` within a second of it. `post_only: true` (limit `gtc` or `gtd` orders only) cancels the order rather than let it trade on arrival. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409. */
         CreateOrderRequest: {
             client_order_id?: string | null;
             symbol: string;
             /** @enum {string} */
             side: "buy" | "sell";
             /** @enum {string} */
-            type: "limit" | "market";
+            type: "limit" | "market" | "stop_limit" | "stop_market";
             quantity: string;
             price?: string | null;
-            time_in_force?: ("gtc" | "ioc" | "fok") | null;
+            time_in_force?: ("gtc" | "ioc" | "fok" | "gtd") | null;
             post_only?: boolean | null;
+            stop_price?: string | null;
+            expire_at?: string | null;
         };
         CreateUserRequest: {
             /**
@@ -1892,24 +1895,31 @@ export interface components {
             /** @enum {string} */
             side: "buy" | "sell";
             /** @enum {string} */
-            type: "limit" | "market";
+            type: "limit" | "market" | "stop_limit" | "stop_market";
             quantity: components["schemas"]["Decimal"];
-            /** @description Null for market orders. */
+            /** @description Null for market and stop-market orders. */
             price: components["schemas"]["Decimal"] | null;
-            /** @enum {string} */
-            status: "open" | "partially_filled" | "filled" | "cancelled";
+            /**
+             * @description `pending`: a stop order no trade has triggered yet; then as any order.
+             * @enum {string}
+             */
+            status: "open" | "partially_filled" | "filled" | "cancelled" | "pending";
             filled_quantity: components["schemas"]["Decimal"];
             /** @description The volume-weighted price of its fills (price precision + 8 places); null before the first fill. */
             average_price: components["schemas"]["Decimal"] | null;
-            /** @description Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded), `deadline` (the cancel-after deadline of its tenant passed). Null unless cancelled. */
-            cancel_reason: ("user" | "unfilled" | "self_trade" | "post_only" | "deadline") | null;
+            /** @description Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded), `deadline` (the cancel-after deadline of its tenant passed), `expired` (a `gtd` order whose `expire_at` passed). Null unless cancelled. */
+            cancel_reason: ("user" | "unfilled" | "self_trade" | "post_only" | "deadline" | "expired") | null;
             /**
-             * @description `gtc` (limit orders by default), `ioc` (market orders always), or `fok`.
+             * @description `gtc` (limit orders by default), `ioc` (market and stop-market orders always), `fok`, or `gtd` (until `expire_at`).
              * @enum {string}
              */
-            time_in_force: "gtc" | "ioc" | "fok";
+            time_in_force: "gtc" | "ioc" | "fok" | "gtd";
             /** @description Cancelled (`post_only`) rather than trade on arrival. */
             post_only: boolean;
+            /** @description Stop orders: the trade price that triggers them; null for others. */
+            stop_price: components["schemas"]["Decimal"] | null;
+            /** @description `gtd` orders: when they are cancelled `expired` (UTC); null for others. */
+            expire_at: components["schemas"]["Timestamp"] | null;
         };
         OrderBook: {
             /** @example USD-IRR */
@@ -2002,6 +2012,8 @@ export interface components {
                 cancel_reason: components["schemas"]["Head"];
                 time_in_force: components["schemas"]["Head"];
                 post_only: components["schemas"]["Head"];
+                stop_price: components["schemas"]["Head"];
+                expire_at: components["schemas"]["Head"];
             };
             items: components["schemas"]["Order"][];
             /** @description Records matching the filters, over all pages. */
@@ -3793,7 +3805,7 @@ export interface operations {
                 /** @description Updated at or before (ISO 8601 with a time and a zone). */
                 updated_at_to?: string;
                 /** @description A field to sort by; a `-` prefix sorts descending. Ties are broken by `uid`. */
-                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "tenant_id" | "-tenant_id" | "client_order_id" | "-client_order_id" | "symbol" | "-symbol" | "side" | "-side" | "type" | "-type" | "quantity" | "-quantity" | "price" | "-price" | "status" | "-status" | "filled_quantity" | "-filled_quantity" | "average_price" | "-average_price" | "cancel_reason" | "-cancel_reason" | "time_in_force" | "-time_in_force" | "post_only" | "-post_only";
+                order_by?: "uid" | "-uid" | "created_at" | "-created_at" | "updated_at" | "-updated_at" | "user_id" | "-user_id" | "tenant_id" | "-tenant_id" | "client_order_id" | "-client_order_id" | "symbol" | "-symbol" | "side" | "-side" | "type" | "-type" | "quantity" | "-quantity" | "price" | "-price" | "status" | "-status" | "filled_quantity" | "-filled_quantity" | "average_price" | "-average_price" | "cancel_reason" | "-cancel_reason" | "time_in_force" | "-time_in_force" | "post_only" | "-post_only" | "stop_price" | "-stop_price" | "expire_at" | "-expire_at";
                 symbol?: string;
                 side?: string;
                 status?: string;

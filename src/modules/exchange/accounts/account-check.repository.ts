@@ -49,23 +49,23 @@ export async function ledgerMismatches(db: Db): Promise<{ tenant_id: string; cur
   return rows
 }
 
-/** Orders that ended (filled, cancelled) still holding funds: a hold must be released when its order ends. */
+/** Orders that ended (filled, cancelled) still holding funds: a hold must be released when its order ends (a pending stop has not). */
 export async function endedOrdersHolding(db: Db): Promise<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }[]> {
   const { rows } = await sql<{ uid: string; tenant_id: string; currency: string | null; hold: string; status: string }>`
     select uid, tenant_id, hold_currency as currency, hold::text as hold, status from orders
-    where hold > 0 and status not in ('open', 'partially_filled') order by tenant_id, uid limit 1000`.execute(db)
+    where hold > 0 and status not in ('open', 'partially_filled', 'pending') order by tenant_id, uid limit 1000`.execute(db)
   return rows
 }
 
 /**
- * Accounts whose hold is not the sum of their open orders' holds and pending withdrawals' amounts
- * (and such holds with no account), with both.
+ * Accounts whose hold is not the sum of their open and pending orders' holds and pending
+ * withdrawals' amounts (and such holds with no account), with both.
  */
 export async function holdMismatches(db: Db): Promise<{ tenant_id: string; currency: string; hold: string; orders: string }[]> {
   const { rows } = await sql<{ tenant_id: string; currency: string; hold: string; orders: string }>`
     with held as (
       select tenant_id, currency, sum(amount) as total from (
-        select tenant_id, hold_currency as currency, hold as amount from orders where hold > 0 and status in ('open', 'partially_filled')
+        select tenant_id, hold_currency as currency, hold as amount from orders where hold > 0 and status in ('open', 'partially_filled', 'pending')
         union all
         select tenant_id, currency, amount from withdrawals where status = 'pending'
       ) h group by tenant_id, currency

@@ -1,60 +1,22 @@
 import { add, compareDecimals, decimalFromStore, type DecimalValue, multiply, subtract, ZERO } from '../../../core/decimal.ts'
-import type { ValidationIssue } from '../../../core/errors.ts'
 import type { StreamKey } from '../events/events.repository.ts'
 import { admit, admitAmend } from '../orders/admission.ts'
 import type { MarketRules } from '../orders/order-rules.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
-import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields, TimeInForce } from '../orders/orders.schemas.ts'
+import { baseType, isMarketType, type OrderSide, restsInBook } from '../orders/orders.schemas.ts'
 import { type PassAccounts, Settlement } from '../settlement/settlement.ts'
 import { largestFittingLot } from './lots.ts'
 import type { LockedBook, MatchWrite } from './matching.repository.ts'
 import type { Fill } from './order-book.ts'
+import type { AmendRequest, Answer, PlaceRequest } from './pass-commands.ts'
 import { StepOutput, stored } from './step-output.ts'
+import type { PendingStop } from './stops.ts'
 import type { OrderState, WarmBook } from './warm-book.ts'
 
-/** A new order, validated against the market rules as the caller last knew them. */
-export interface PlaceRequest {
-  uid: string
-  userId: string
-  tenantId: string
-  clientOrderId: string | null
-  symbol: string
-  side: OrderSide
-  type: OrderType
-  quantity: DecimalInput
-  price: DecimalInput | null
-  timeInForce: TimeInForce
-  postOnly: boolean
-  /** Re-checked against the rules read under the symbol's lock, so a rule changed meanwhile is seen. */
-  parsed: Pick<ParsedOrderFields, 'fields' | 'invalid'>
-}
-
-/** A resting order's new quantity, price or both (docs/api.md, "Order lifecycle"); null keeps the value. */
-export interface AmendRequest {
-  uid: string
-  /** The caller's tenant (the order's owner, checked before): its accounts are read with the book. */
-  tenantId: string
-  quantity: DecimalInput | null
-  price: DecimalInput | null
-}
-
-/** What one command will be answered, decided during the pass, resolved once the pass is stored. */
-export type Answer =
-  | { kind: 'placed'; uid: string }
-  | { kind: 'existing'; order: OrderRow }
-  | { kind: 'same_pass'; uid: string }
-  | { kind: 'refused'; issues: ValidationIssue[] }
-  | { kind: 'cancelled'; uid: string }
-  | { kind: 'not_open' }
-  | { kind: 'amended'; uid: string }
-  /** An amend that changes nothing writes nothing. */
-  | { kind: 'unchanged' }
-  /** The symbol is not active: its orders can be cancelled, not amended. */
-  | { kind: 'not_active' }
-  | { kind: 'cancelled_many'; uids: string[] }
+export type { AmendRequest, Answer, PlaceRequest } from './pass-commands.ts'
 
 /** Why a cancel request ends an order: its owner asked (`user`), or its tenant's cancel-after deadline passed (`deadline`). */
-export type CancelManyReason = 'user' | 'deadline'
+export type CancelManyReason = 'user' | 'deadline' | 'expired'
 
 export interface StepLimits {
   /** Fills written by one statement: a longer sweep continues in the next step. */
@@ -98,6 +60,8 @@ export class MatchPass {
   readonly rows = new Map<string, OrderRow>()
   #steps = 0
   readonly #settlement: Settlement
+  /** Prices of the trades printed since the pending stops were last checked against them. */
+  readonly #printed: DecimalValue[] = []
 
   constructor(
     readonly locked: LockedBook,
@@ -176,14 +140,43 @@ export class MatchPass {
 
     const own: OrderState = { row: this.#out.placed(request, ++this.#orderSeq, currency, held), filled: ZERO, notional: ZERO, hold: held, feeAccrued: ZERO }
     this.accounts.hold(request.tenantId, currency, held)
-    const price = request.price?.value ?? null
-    const { book } = this.warm
-    if (request.postOnly && book.crosses(request.side, price)) this.#cancelRest(own, 'post_only')
-    else if (request.timeInForce === 'fok' && !book.canFill({ side: request.side, tenantId: request.tenantId, price, quantity: request.quantity.value }))
-      this.#cancelRest(own, 'unfilled')
-    else await this.#takerSweep(own, request.quantity.value, price)
+    if (request.stopPrice) this.warm.addPending(own)
+    else {
+      await this.#arrive(own, request.quantity.value, request.price?.value ?? null)
+      await this.#triggerStops()
+    }
     await this.#boundStep()
     return { kind: 'placed', uid: request.uid }
+  }
+
+  /** A new arrival in the book (placed, or a stop its trigger released): post-only, fok, then its sweep. */
+  async #arrive(own: OrderState, quantity: DecimalValue, price: DecimalValue | null): Promise<void> {
+    const { row } = own
+    const { book } = this.warm
+    if (row.post_only && book.crosses(row.side, price)) this.#cancelRest(own, 'post_only')
+    else if (row.time_in_force === 'fok' && !book.canFill({ side: row.side, tenantId: row.tenant_id, price, quantity })) this.#cancelRest(own, 'unfilled')
+    else await this.#takerSweep(own, quantity, price)
+  }
+
+  /**
+   * The pending stops the trades printed since the last check trigger (docs/matching.md, "Stop
+   * orders and good till date"), trade by trade: each joins the book in this pass as a new arrival
+   * (`open`, the next `seq`, its `order.updated`); the stops its own trades trigger queue behind.
+   */
+  async #triggerStops(): Promise<void> {
+    const queue: PendingStop[] = []
+    for (let next = 0; ; next++) {
+      for (const price of this.#printed) queue.push(...this.warm.stops.triggeredBy(price))
+      this.#printed.length = 0
+      if (next >= queue.length) return
+      const own = this.warm.triggered(queue[next]!.uid)
+      const { row } = own
+      own.row = { ...this.#out.next(own, 'open', null), seq: ++this.#orderSeq }
+      this.#out.record(own.row)
+      this.#out.tenantEvent(own.row, 'order.updated', null)
+      await this.#arrive(own, decimalFromStore(row.quantity), row.price === null ? null : decimalFromStore(row.price))
+      await this.#boundStep()
+    }
   }
 
   /**
@@ -193,7 +186,8 @@ export class MatchPass {
    * sends it to the back of its (new) level as a new arrival, which may trade at once.
    */
   async amend(request: AmendRequest): Promise<Answer> {
-    const own = this.warm.get(request.uid)
+    const pending = this.warm.pending(request.uid)
+    const own = this.warm.get(request.uid) ?? pending
     if (!own) return { kind: 'not_open' }
     if (!this.#rules.is_active) return { kind: 'not_active' }
     const { row } = own
@@ -207,10 +201,18 @@ export class MatchPass {
       ...this.#out.next(own, own.row.status, null),
       quantity: request.quantity ? stored(request.quantity) : row.quantity,
       price: request.price ? stored(request.price) : row.price,
+      stop_price: request.stopPrice ? stored(request.stopPrice) : row.stop_price,
       seq,
     })
 
-    if (samePrice && admission.smaller) {
+    if (pending) {
+      // A pending stop is not in the book: only a smaller quantity keeps its place among the stops.
+      this.warm.removePending(row.uid)
+      own.row = amended(samePrice && admission.sameStop && admission.smaller ? row.seq : ++this.#orderSeq)
+      this.warm.addPending(own)
+      this.#out.record(own.row)
+      this.#out.tenantEvent(own.row, 'order.updated', null)
+    } else if (samePrice && admission.smaller) {
       const level = this.warm.book.reduce(row.uid, subtract(quantity, own.filled))
       own.row = amended(row.seq)
       this.#out.record(own.row)
@@ -226,6 +228,7 @@ export class MatchPass {
       else {
         await this.#sweep(own, quantity, price)
         if (own.row.status !== 'cancelled') this.#out.tenantEvent(own.row, 'order.updated', null)
+        await this.#triggerStops()
       }
     }
     await this.#boundStep()
@@ -246,7 +249,16 @@ export class MatchPass {
   async resume(state: OrderState): Promise<void> {
     const { row } = state
     await this.#takerSweep(state, decimalFromStore(row.quantity), row.price === null ? null : decimalFromStore(row.price))
+    await this.#triggerStops()
     await this.#boundStep()
+  }
+
+  /** Cancels `expired` every gtd order (resting or pending) whose `expire_at` is at or before `nowMs`. */
+  async expireDue(nowMs: number): Promise<void> {
+    for (const uid of this.warm.dueExpiries(nowMs)) {
+      this.cancel(uid, 'expired')
+      await this.#boundStep()
+    }
   }
 
   /**
@@ -261,10 +273,12 @@ export class MatchPass {
   }
 
   cancel(uid: string, reason: CancelManyReason = 'user'): Answer {
-    const own = this.warm.get(uid)
+    const pending = this.warm.pending(uid)
+    const own = this.warm.get(uid) ?? pending
     if (!own) return { kind: 'not_open' }
-    const removed = this.warm.book.cancel(uid)
-    this.warm.remove(uid, true)
+    const removed = pending ? undefined : this.warm.book.cancel(uid)
+    if (pending) this.warm.removePending(uid)
+    else this.warm.remove(uid, true)
     this.#release(own)
     own.row = this.#out.next(own, 'cancelled', reason)
     this.#out.record(own.row)
@@ -275,7 +289,7 @@ export class MatchPass {
 
   /** Matches what is left of an order against the book, step by step, then rests or cancels its remainder. */
   async #sweep(own: OrderState, quantity: DecimalValue, price: DecimalValue | null): Promise<void> {
-    if (own.row.type === 'market' && own.row.side === 'buy') return this.#sweepWithin(own, quantity)
+    if (isMarketType(own.row.type) && own.row.side === 'buy') return this.#sweepWithin(own, quantity)
     const { book } = this.warm
     const { row } = own
     const makerSide: OrderSide = row.side === 'buy' ? 'sell' : 'buy'
@@ -285,11 +299,11 @@ export class MatchPass {
           uid: row.uid,
           tenantId: row.tenant_id,
           side: row.side,
-          type: row.type,
+          type: baseType(row.type),
           price,
           quantity: subtract(quantity, own.filled),
           seq: BigInt(row.seq),
-          rest: row.time_in_force === 'gtc',
+          rest: restsInBook(row.time_in_force),
         },
         // Each trade is two fills, one per side.
         Math.max(1, Math.floor((this.limits.fillsPerStep - this.#out.fills) / 2)),
@@ -353,6 +367,7 @@ export class MatchPass {
   /** A fill: its trade, both sides' fills, the maker's and the taker's new state. */
   #trade(own: OrderState, fill: Fill, makerSide: OrderSide, quantity: DecimalValue): void {
     const trade = this.#out.trade(own.row, fill)
+    if (this.warm.stops.size > 0) this.#printed.push(fill.price)
     const maker = this.warm.get(fill.makerUid)
     if (!maker) throw new Error(`maker ${fill.makerUid} is in the book but has no state`)
     const fees = this.#settlement.settle(own, maker, fill, trade.tradeUid)

@@ -89,6 +89,7 @@ export async function loadRestingOrders(db: Db, symbol: string): Promise<OrderRo
   const { rows } = await sql<OrderRow>`
     select ${ORDER_COLUMNS} from orders
     where symbol = ${symbol} and status in ('open', 'partially_filled')
+    union all select ${ORDER_COLUMNS} from orders where symbol = ${symbol} and status = 'pending'
     order by seq`.execute(db)
   return rows
 }
@@ -106,10 +107,11 @@ export async function loadBookChanges(db: Db, symbol: string, epoch: number): Pr
   return rows
 }
 
-/** The symbols whose books hold orders: the ones a process warms at start. */
+/** The symbols whose books hold orders (resting, or stops pending): the ones a process warms at start. */
 export async function symbolsWithRestingOrders(db: Db): Promise<string[]> {
   const { rows } = await sql<{ symbol: string }>`
-    select distinct symbol from orders where status in ('open', 'partially_filled')`.execute(db)
+    select distinct symbol from orders where status in ('open', 'partially_filled')
+    union select distinct symbol from orders where status = 'pending'`.execute(db)
   return rows.map((row) => row.symbol)
 }
 
@@ -146,12 +148,25 @@ export type PlacedOrder = Pick<
   | 'hold'
   | 'hold_currency'
   | 'fee_accrued'
+  | 'stop_price'
+  | 'expire_at'
 >
 
 /** An order already stored, as the match leaves it (an amend changes its quantity, price and place, `seq`). */
 export type ChangedOrder = Pick<
   OrderRow,
-  'uid' | 'quantity' | 'price' | 'seq' | 'status' | 'filled_quantity' | 'filled_notional' | 'average_price' | 'cancel_reason' | 'hold' | 'fee_accrued'
+  | 'uid'
+  | 'quantity'
+  | 'price'
+  | 'seq'
+  | 'status'
+  | 'filled_quantity'
+  | 'filled_notional'
+  | 'average_price'
+  | 'cancel_reason'
+  | 'hold'
+  | 'fee_accrued'
+  | 'stop_price'
 >
 
 export interface TradeWrite {
@@ -229,31 +244,32 @@ export async function writeMatch(db: Db, write: MatchWrite): Promise<OrderRow[]>
     ), ${accountWrites(write.accounts, now, 'book')}, ${candleWrites(write.candles, 'book')}, placed as (
       insert into orders (uid, created_at, updated_at, user_id, tenant_id, client_order_id, symbol, side, type, quantity, price,
         time_in_force, post_only, status, filled_quantity, filled_notional, average_price, cancel_reason, seq, book_epoch, hold,
-        hold_currency, fee_accrued)
+        hold_currency, fee_accrued, stop_price, expire_at)
       select p.uid, ${now}::timestamp(6), ${now}::timestamp(6), p.user_id, p.tenant_id, p.client_order_id, ${write.symbol}, p.side,
         p.type, p.quantity, p.price, p.time_in_force, p.post_only, p.status, p.filled_quantity, p.filled_notional, p.average_price,
-        p.cancel_reason, p.seq, book.epoch, p.hold, p.hold_currency, p.fee_accrued
+        p.cancel_reason, p.seq, book.epoch, p.hold, p.hold_currency, p.fee_accrued, p.stop_price, p.expire_at
       from unnest(${column(placed, 'uid')}::uuid[], ${column(placed, 'user_id')}::text[], ${column(placed, 'tenant_id')}::uuid[],
         ${column(placed, 'client_order_id')}::text[], ${column(placed, 'side')}::text[], ${column(placed, 'type')}::text[],
         ${column(placed, 'quantity')}::numeric[], ${column(placed, 'price')}::numeric[], ${column(placed, 'time_in_force')}::text[],
         ${column(placed, 'post_only')}::bool[], ${column(placed, 'status')}::text[],
         ${column(placed, 'filled_quantity')}::numeric[], ${column(placed, 'filled_notional')}::numeric[],
         ${column(placed, 'average_price')}::numeric[], ${column(placed, 'cancel_reason')}::text[], ${column(placed, 'seq')}::int8[],
-        ${column(placed, 'hold')}::numeric[], ${column(placed, 'hold_currency')}::text[], ${column(placed, 'fee_accrued')}::numeric[])
+        ${column(placed, 'hold')}::numeric[], ${column(placed, 'hold_currency')}::text[], ${column(placed, 'fee_accrued')}::numeric[],
+        ${column(placed, 'stop_price')}::numeric[], ${column(placed, 'expire_at')}::timestamp(6)[])
         with ordinality as p(uid, user_id, tenant_id, client_order_id, side, type, quantity, price, time_in_force, post_only, status,
-          filled_quantity, filled_notional, average_price, cancel_reason, seq, hold, hold_currency, fee_accrued, position)
+          filled_quantity, filled_notional, average_price, cancel_reason, seq, hold, hold_currency, fee_accrued, stop_price, expire_at, position)
         cross join book
       order by p.position
       returning ${ORDER_COLUMNS}
     ), changed as (
       update orders o set quantity = c.quantity, price = c.price, seq = c.seq, status = c.status, filled_quantity = c.filled_quantity,
         filled_notional = c.filled_notional, average_price = c.average_price, cancel_reason = c.cancel_reason,
-        updated_at = ${now}::timestamp(6), book_epoch = book.epoch, hold = c.hold, fee_accrued = c.fee_accrued
+        updated_at = ${now}::timestamp(6), book_epoch = book.epoch, hold = c.hold, fee_accrued = c.fee_accrued, stop_price = c.stop_price
       from unnest(${column(changed, 'uid')}::uuid[], ${column(changed, 'quantity')}::numeric[], ${column(changed, 'price')}::numeric[],
         ${column(changed, 'seq')}::int8[], ${column(changed, 'status')}::text[], ${column(changed, 'filled_quantity')}::numeric[],
         ${column(changed, 'filled_notional')}::numeric[], ${column(changed, 'average_price')}::numeric[], ${column(changed, 'cancel_reason')}::text[],
-        ${column(changed, 'hold')}::numeric[], ${column(changed, 'fee_accrued')}::numeric[])
-        as c(uid, quantity, price, seq, status, filled_quantity, filled_notional, average_price, cancel_reason, hold, fee_accrued)
+        ${column(changed, 'hold')}::numeric[], ${column(changed, 'fee_accrued')}::numeric[], ${column(changed, 'stop_price')}::numeric[])
+        as c(uid, quantity, price, seq, status, filled_quantity, filled_notional, average_price, cancel_reason, hold, fee_accrued, stop_price)
         cross join book
       where o.uid = c.uid
       returning ${ORDER_COLUMNS_OF_O}

@@ -1,6 +1,8 @@
+import { ReloadLoop } from '../../../core/reload-loop.ts'
 import type { Db } from '../../../db/database.ts'
 import { DEFAULT_MARKET_TIMEZONE } from '../market-data/market-time.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
+import { symbolsWithDueExpiries } from './gtd.repository.ts'
 import type { AmendRequest, CancelManyReason, PlaceRequest, StepLimits } from './match-pass.ts'
 import { symbolsWithRestingOrders } from './matching.repository.ts'
 import { type AmendOutcome, type CancelOutcome, type EventsCommitted, type PlaceOutcome, SymbolQueue } from './symbol-queue.ts'
@@ -19,6 +21,8 @@ export interface MatchingOptions extends Partial<StepLimits> {
   events?: EventsCommitted
   /** MARKET_TIMEZONE (default Asia/Tehran): candles and the reference price follow its days. */
   marketTimeZone?: string
+  /** The clock gtd orders expire by (ms since the epoch); the wall clock when absent. */
+  now?: () => number
 }
 
 // Bounded steps (docs/matching.md): one statement writes at most this many fills and orders, so no
@@ -27,6 +31,8 @@ const FILLS_PER_STEP = 100
 const ORDERS_PER_STEP = 500
 const MAX_PASS_SIZE = 500
 export const DEFAULT_MAX_OPEN_ORDERS_PER_SYMBOL = 1000
+// How often each process looks for gtd orders due: they are cancelled within 1 s of `expire_at`.
+export const GTD_EXPIRY_SWEEP_MS = 250
 // Orders whose symbol and tenant this process remembers (about 150 bytes each).
 const MAX_KNOWN_HOMES = 50_000
 
@@ -48,12 +54,20 @@ export class Matching {
   /** uid → where the order lives, for the orders this process placed or looked up (oldest dropped first). */
   readonly #homes = new Map<string, OrderHome>()
   readonly #queueOptions: ConstructorParameters<typeof SymbolQueue>[2]
+  /**
+   * The clock gtd orders expire by, and `expire_at` is checked against at placement (ms since the
+   * epoch). Tests set their own, so expiry is tested without waiting for real.
+   */
+  clock: () => number
+  readonly #expiry = new ReloadLoop(() => this.expireDue())
 
   constructor(
     private readonly db: Db,
     private readonly options: MatchingOptions,
   ) {
+    this.clock = options.now ?? Date.now
     this.#queueOptions = {
+      now: () => this.clock(),
       maxPassSize: options.maxPassSize ?? MAX_PASS_SIZE,
       fillsPerStep: options.fillsPerStep ?? FILLS_PER_STEP,
       ordersPerStep: options.ordersPerStep ?? ORDERS_PER_STEP,
@@ -109,6 +123,24 @@ export class Matching {
   async warm(): Promise<void> {
     const symbols = await symbolsWithRestingOrders(this.db)
     await Promise.all(symbols.map((symbol) => new Promise<void>((resolve, reject) => this.#queue(symbol).push({ kind: 'warm', resolve, reject }))))
+  }
+
+  /**
+   * Sends a pass to every symbol with a gtd order due by the clock: the pass cancels them
+   * `expired` under the book's lock, on whichever process runs it (docs/matching.md).
+   */
+  async expireDue(): Promise<void> {
+    const symbols = await symbolsWithDueExpiries(this.db, this.clock())
+    await Promise.all(symbols.map((symbol) => new Promise<void>((resolve, reject) => this.#queue(symbol).push({ kind: 'expire', resolve, reject }))))
+  }
+
+  /** Runs `expireDue` every `intervalMs` (well under a second: gtd orders expire within 1 s of `expire_at`). */
+  startExpiry(intervalMs: number, onError: (error: unknown) => void): void {
+    this.#expiry.start(intervalMs, onError)
+  }
+
+  stopExpiry(): Promise<void> {
+    return this.#expiry.stop()
   }
 
   #queue(symbol: string): SymbolQueue {

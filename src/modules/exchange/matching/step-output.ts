@@ -34,6 +34,9 @@ export interface NewOrder {
   price: DecimalInput | null
   timeInForce: OrderRow['time_in_force']
   postOnly: boolean
+  stopPrice?: DecimalInput | null | undefined
+  /** gtd orders: `timestamp(6)` text in UTC. */
+  expireAt?: string | null | undefined
 }
 
 /** Decimal text as PostgreSQL prints the stored `numeric`: `+10` and `10.` are `10`, `1.50` keeps its scale. */
@@ -117,7 +120,7 @@ export class StepOutput {
     return write
   }
 
-  /** A new order's row, `open`, holding `held`: inserted by this step, with its `order.created` event. */
+  /** A new order's row, `open` (a stop: `pending`), holding `held`: inserted by this step, with its `order.created` event. */
   placed(order: NewOrder, seq: number, holdCurrency: string, held: DecimalValue): OrderRow {
     const { now } = this.locked
     const row: OrderRow = {
@@ -136,7 +139,7 @@ export class StepOutput {
       price: order.price && stored(order.price),
       time_in_force: order.timeInForce,
       post_only: order.postOnly,
-      status: 'open',
+      status: order.stopPrice ? 'pending' : 'open',
       filled_quantity: '0',
       average_price: null,
       cancel_reason: null,
@@ -146,6 +149,8 @@ export class StepOutput {
       hold: formatDecimal(held),
       hold_currency: holdCurrency,
       fee_accrued: '0',
+      stop_price: order.stopPrice ? stored(order.stopPrice) : null,
+      expire_at: order.expireAt ?? null,
     }
     this.#placed.set(row.uid, row)
     this.tenantEvent(row, 'order.created', null)

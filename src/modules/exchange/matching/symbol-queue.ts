@@ -48,6 +48,8 @@ export type Command =
     }
   /** Loads the book (and finishes a sweep a crash cut short) before any order arrives. */
   | { kind: 'warm'; resolve: () => void; reject: (error: unknown) => void }
+  /** A pass for its own sake: every pass first cancels the gtd orders due by the clock. */
+  | { kind: 'expire'; resolve: () => void; reject: (error: unknown) => void }
 
 export interface QueueOptions extends StepLimits {
   /** Commands of one symbol handled by one pass. */
@@ -57,6 +59,8 @@ export interface QueueOptions extends StepLimits {
   events?: EventsCommitted
   /** MARKET_TIMEZONE: candles and the reference price follow its days (docs/market-data.md). */
   marketTimeZone: string
+  /** The clock gtd orders expire by (ms since the epoch). */
+  now: () => number
 }
 
 export interface EventsCommitted {
@@ -193,6 +197,7 @@ export class SymbolQueue {
       inStep((db) => this.#writeStep(db, pass, { ...write, notifications: notifications(last) }, step, progress)),
     )
     for (const state of unfinished) await pass.resume(state)
+    await pass.expireDue(this.options.now())
     const answers: Answer[] = []
     for (const command of commands) {
       if (command.kind === 'place') answers.push(await pass.place(command.request, existing))
@@ -271,7 +276,7 @@ function answer(command: Command, decided: Answer, rows: Map<string, OrderRow>):
     return found
   }
   try {
-    if (command.kind === 'warm') return command.resolve()
+    if (command.kind === 'warm' || command.kind === 'expire') return command.resolve()
     if (command.kind === 'cancel') {
       command.resolve(decided.kind === 'cancelled' ? { kind: 'cancelled', order: row(decided.uid) } : { kind: 'not_open' })
       return

@@ -1,6 +1,8 @@
 import { decimalFromStore, type DecimalValue, subtract } from '../../../core/decimal.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
+import { restsInBook, utcMs } from '../orders/orders.schemas.ts'
 import { OrderBook } from './order-book.ts'
+import { type PendingStop, PendingStops } from './stops.ts'
 
 /** An order of the book: its row as stored (what its events carry) and its totals, which its next fill adds to. */
 export interface OrderState {
@@ -37,6 +39,12 @@ export class WarmBook {
   readonly #orders = new Map<string, OrderState>()
   /** Resting orders per tenant, for MAX_OPEN_ORDERS_PER_SYMBOL. */
   readonly #openPerTenant = new Map<string, number>()
+  /** The stops no trade has triggered yet: their states by uid, and the trigger check's lists. */
+  readonly #pending = new Map<string, OrderState>()
+  readonly stops = new PendingStops()
+  /** gtd orders resting or pending, by uid: when they expire (ms); and no expiry is before `#nextExpiry`. */
+  readonly #expiries = new Map<string, number>()
+  #nextExpiry = Number.POSITIVE_INFINITY
 
   private constructor(public epoch: number) {}
 
@@ -51,7 +59,8 @@ export class WarmBook {
     const unfinished: OrderState[] = []
     for (const row of rows) {
       const state = orderState(row)
-      if (row.price === null || row.time_in_force !== 'gtc' || warm.book.crosses(row.side, decimalFromStore(row.price))) unfinished.push(state)
+      if (row.status === 'pending') warm.addPending(state)
+      else if (row.price === null || !restsInBook(row.time_in_force) || warm.book.crosses(row.side, decimalFromStore(row.price))) unfinished.push(state)
       else warm.rest(state)
     }
     return { warm, unfinished }
@@ -60,7 +69,9 @@ export class WarmBook {
   /** Applies what other processes wrote after this copy's epoch (each row as it now stands). */
   catchUp(rows: readonly OrderRow[], epoch: number): void {
     for (const row of rows) {
-      if (isResting(row)) this.rest(orderState(row))
+      if (this.#pending.has(row.uid)) this.removePending(row.uid)
+      if (row.status === 'pending') this.addPending(orderState(row))
+      else if (isResting(row)) this.rest(orderState(row))
       else if (this.#orders.has(row.uid)) this.remove(row.uid)
     }
     this.epoch = epoch
@@ -70,9 +81,14 @@ export class WarmBook {
     return this.#orders.get(uid)
   }
 
-  /** The uids of a tenant's resting orders (on `side`, or both), in acceptance order. */
+  /** A stop order no trade has triggered yet. */
+  pending(uid: string): OrderState | undefined {
+    return this.#pending.get(uid)
+  }
+
+  /** The uids of a tenant's resting orders and pending stops (on `side`, or both), in acceptance order. */
   restingOf(tenantId: string, side: OrderRow['side'] | null): string[] {
-    const states = [...this.#orders.values()].filter((s) => s.row.tenant_id === tenantId && (side === null || s.row.side === side))
+    const states = [...this.#orders.values(), ...this.#pending.values()].filter((s) => s.row.tenant_id === tenantId && (side === null || s.row.side === side))
     return states.sort((a, b) => a.row.seq - b.row.seq).map((s) => s.row.uid)
   }
 
@@ -95,8 +111,66 @@ export class WarmBook {
         remaining: subtract(decimalFromStore(row.quantity), state.filled),
         seq: BigInt(row.seq),
       })
-    if (!this.#orders.has(row.uid)) this.#openPerTenant.set(row.tenant_id, this.openOrders(row.tenant_id) + 1)
+    if (!this.#orders.has(row.uid)) {
+      this.#openPerTenant.set(row.tenant_id, this.openOrders(row.tenant_id) + 1)
+      this.#expiring(row)
+    }
     this.#orders.set(row.uid, state)
+  }
+
+  /** Records a stop order that waits for its trigger: it counts as a working order of its tenant. */
+  addPending(state: OrderState): void {
+    const { row } = state
+    this.#pending.set(row.uid, state)
+    this.stops.add(pendingStop(row))
+    this.#openPerTenant.set(row.tenant_id, this.openOrders(row.tenant_id) + 1)
+    this.#expiring(row)
+  }
+
+  /** Forgets a pending stop: triggered (it then rests or ends as any order), cancelled or expired. */
+  removePending(uid: string): void {
+    const state = this.#pending.get(uid)
+    if (!state) return
+    this.#pending.delete(uid)
+    this.stops.remove(pendingStop(state.row))
+    this.#forget(state.row)
+  }
+
+  /** A stop the trigger check took out of `stops`: forgotten as pending, its state answered. */
+  triggered(uid: string): OrderState {
+    const state = this.#pending.get(uid)
+    if (!state) throw new Error(`stop ${uid} triggered but is not pending`)
+    this.#pending.delete(uid)
+    this.#forget(state.row)
+    return state
+  }
+
+  /** The gtd orders (resting or pending) whose `expire_at` is at or before `nowMs`, in acceptance order. */
+  dueExpiries(nowMs: number): string[] {
+    if (nowMs < this.#nextExpiry) return []
+    const due: string[] = []
+    let next = Number.POSITIVE_INFINITY
+    for (const [uid, at] of this.#expiries) {
+      if (at <= nowMs) due.push(uid)
+      else if (at < next) next = at
+    }
+    this.#nextExpiry = next
+    const seq = (uid: string) => (this.#orders.get(uid) ?? this.#pending.get(uid))!.row.seq
+    return due.sort((a, b) => seq(a) - seq(b))
+  }
+
+  #expiring(row: OrderRow): void {
+    if (row.expire_at === null) return
+    const at = utcMs(row.expire_at)
+    this.#expiries.set(row.uid, at)
+    if (at < this.#nextExpiry) this.#nextExpiry = at
+  }
+
+  #forget(row: OrderRow): void {
+    this.#expiries.delete(row.uid)
+    const open = this.openOrders(row.tenant_id) - 1
+    if (open > 0) this.#openPerTenant.set(row.tenant_id, open)
+    else this.#openPerTenant.delete(row.tenant_id)
   }
 
   /** Forgets an order that no longer rests; `inBook` true when the book's own matching already removed it. */
@@ -105,8 +179,8 @@ export class WarmBook {
     if (!state) return
     if (!inBook) this.book.cancel(uid)
     this.#orders.delete(uid)
-    const open = this.openOrders(state.row.tenant_id) - 1
-    if (open > 0) this.#openPerTenant.set(state.row.tenant_id, open)
-    else this.#openPerTenant.delete(state.row.tenant_id)
+    this.#forget(state.row)
   }
 }
+
+const pendingStop = (row: OrderRow): PendingStop => ({ uid: row.uid, side: row.side, stopPrice: decimalFromStore(row.stop_price!), seq: row.seq })

@@ -5,7 +5,7 @@ import { type FeeRates, holdFor, type HoldRules } from '../accounts/money.ts'
 import { feeScheduleFor } from '../settlement/settlement.ts'
 import { marketRuleIssues, type MarketRules, notionalIssue } from './order-rules.ts'
 import type { OrderRow } from './orders.repository.ts'
-import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields } from './orders.schemas.ts'
+import { baseType, type DecimalInput, isStopType, type OrderSide, type OrderType, type ParsedOrderFields } from './orders.schemas.ts'
 
 /** A new order as admission sees it. */
 export interface AdmissionOrder {
@@ -49,10 +49,12 @@ export type Admission = { admitted: true; currency: string; hold: DecimalValue }
 export function admit(order: AdmissionOrder, rules: AdmissionRules, state: AdmissionState): Admission {
   const issues = marketRuleIssues(order.parsed, rules)
   if (issues.length > 0) return { admitted: false, issues }
-  if (order.type === 'limit' && state.openOrders >= state.maxOpenOrders)
+  // A pending stop is a working order as a resting one is; a market order never rests.
+  if (order.type !== 'market' && state.openOrders >= state.maxOpenOrders)
     return { admitted: false, issues: [tooManyOpenOrders(order.symbol, state.maxOpenOrders)] }
   const hold = holdFor(
-    { side: order.side, type: order.type, quantity: order.quantity.value, price: order.price?.value ?? null },
+    // A stop holds at placement what its order would once triggered, so it never fails for funds then.
+    { side: order.side, type: baseType(order.type), quantity: order.quantity.value, price: order.price?.value ?? null },
     holdRulesOf(rules),
     feeScheduleFor({ tenant_id: order.tenantId }, rules),
   )
@@ -81,8 +83,10 @@ export type AmendAdmission =
   | {
       admitted: true
       quantity: DecimalValue
-      price: DecimalValue
+      price: DecimalValue | null
+      stopPrice: DecimalValue | null
       samePrice: boolean
+      sameStop: boolean
       smaller: boolean
       currency: string
       hold: DecimalValue
@@ -90,22 +94,32 @@ export type AmendAdmission =
     }
 
 /**
- * Whether an amend of a resting limit order is admitted (docs/api.md, "Order lifecycle"): the new
- * values against the symbol's rules, a quantity above what has filled, and the larger hold it may
- * need against what is available.
+ * Whether an amend of a resting limit order or a pending stop is admitted (docs/api.md, "Order
+ * lifecycle"): the new values against the symbol's rules, a quantity above what has filled, a
+ * `stop_price` only while the stop is pending, and the larger hold it may need against what is
+ * available. A stop-market order held what was available (no reference price) keeps that hold.
  */
 export function admitAmend(
   own: AmendedOrder,
-  request: { quantity: DecimalInput | null; price: DecimalInput | null },
+  request: { quantity: DecimalInput | null; price: DecimalInput | null; stopPrice?: DecimalInput | null },
   rules: AdmissionRules,
   available: (currency: string) => DecimalValue,
 ): AmendAdmission {
   const { row } = own
+  const stopRequest = request.stopPrice ?? null
+  if (stopRequest && row.status !== 'pending') return { admitted: false, issues: [notPendingStop(stopRequest.text, row.type)] }
   const oldQuantity = decimalFromStore(row.quantity)
-  const oldPrice = decimalFromStore(row.price!)
+  const oldPrice = row.price === null ? null : decimalFromStore(row.price)
+  const oldStop = row.stop_price === null ? null : decimalFromStore(row.stop_price)
   const quantity = request.quantity?.value ?? oldQuantity
   const price = request.price?.value ?? oldPrice
-  const fields = { type: 'limit' as const, ...(request.quantity && { quantity: request.quantity }), ...(request.price && { price: request.price }) }
+  const stopPrice = stopRequest?.value ?? oldStop
+  const fields = {
+    type: row.type,
+    ...(request.quantity && { quantity: request.quantity }),
+    ...(request.price && { price: request.price }),
+    ...(stopRequest && { stop_price: stopRequest }),
+  }
   const issues = marketRuleIssues({ fields, invalid: new Set(request.price ? [] : ['price' as const]) }, rules)
   if (request.quantity && issues.length === 0 && compareDecimals(quantity, own.filled) <= 0)
     issues.push(notAboveFilled(request.quantity.text, row.filled_quantity))
@@ -116,20 +130,29 @@ export function admitAmend(
     if (notional) issues.push(notional)
   }
   if (issues.length > 0) return { admitted: false, issues }
-  const samePrice = compareDecimals(price, oldPrice) === 0
+  const same = (a: DecimalValue | null, b: DecimalValue | null) => (a === null || b === null ? a === b : compareDecimals(a, b) === 0)
+  const samePrice = same(price, oldPrice)
+  const sameStop = same(stopPrice, oldStop)
   const quantityChange = compareDecimals(quantity, oldQuantity)
-  if (samePrice && quantityChange === 0) return { admitted: 'unchanged' }
+  if (samePrice && sameStop && quantityChange === 0) return { admitted: 'unchanged' }
 
-  const hold = holdFor({ side: row.side, type: 'limit', quantity: subtract(quantity, own.filled), price }, holdRulesOf(rules), feeScheduleFor(row, rules))
-  if (hold.amount === 'available') throw new Error('a limit order holds a fixed amount')
-  const more = subtract(hold.amount, own.hold)
+  const type = baseType(row.type)
+  const hold = holdFor({ side: row.side, type, quantity: subtract(quantity, own.filled), price }, holdRulesOf(rules), feeScheduleFor(row, rules))
+  const amount = hold.amount === 'available' ? own.hold : hold.amount
+  const more = subtract(amount, own.hold)
   const have = available(hold.currency)
   if (more.coefficient > 0n && compareDecimals(have, more) < 0) {
     const precision = hold.currency === rules.quote ? rules.quote_precision : rules.base_precision
     const [field, input] = request.quantity ? (['quantity', request.quantity.text] as const) : (['price', request.price!.text] as const)
     return { admitted: false, issues: [insufficientBalanceIssue(hold.currency, have, more, precision, field, input)] }
   }
-  return { admitted: true, quantity, price, samePrice, smaller: quantityChange < 0, currency: hold.currency, hold: hold.amount, more }
+  return { admitted: true, quantity, price, stopPrice, samePrice, sameStop, smaller: quantityChange < 0, currency: hold.currency, hold: amount, more }
+}
+
+/** Only a pending stop order has a stop price to move: a triggered one is a limit or market order now. */
+function notPendingStop(input: string, type: OrderType): ValidationIssue {
+  const msg = isStopType(type) ? 'the stop order has triggered: its stop_price can no longer change' : 'only stop orders have a stop_price'
+  return { type: 'value_error.extra', loc: ['body', 'stop_price'], msg, input }
 }
 
 /** An amend may not bring an order's quantity down to (or below) what has already filled. */

@@ -30,6 +30,8 @@ export function orderRecord(row: OrderRow) {
     cancel_reason: row.cancel_reason,
     time_in_force: row.time_in_force,
     post_only: row.post_only,
+    stop_price: row.stop_price,
+    expire_at: row.expire_at === null ? null : formatTimestamp(row.expire_at),
   }
 }
 export type OrderRecord = ReturnType<typeof orderRecord>

@@ -13,7 +13,7 @@ import {
 } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import type { SymbolRow } from '../symbols/symbols.repository.ts'
-import type { CreateOrderFields, DecimalInput, ParsedOrderFields } from './orders.schemas.ts'
+import { baseType, type CreateOrderFields, type DecimalInput, isMarketType, isStopType, type ParsedOrderFields } from './orders.schemas.ts'
 
 /** What an order is checked against (docs/api.md, "Exchange market"). */
 export type MarketRules = Pick<
@@ -30,7 +30,7 @@ export type MarketRules = Pick<
   | 'min_notional'
 >
 
-type Field = 'symbol' | 'quantity' | 'price'
+type Field = 'symbol' | 'quantity' | 'price' | 'stop_price'
 
 /** A market's decimal rules, parsed once per symbol row rather than on every order. */
 interface ParsedRules {
@@ -78,12 +78,29 @@ export function marketRuleIssues({ fields, invalid }: Pick<ParsedOrderFields, 'f
   if (fields.quantity) issues.push(...quantityIssues(fields.quantity, market))
   if (!invalid.has('price')) issues.push(...priceIssues(fields, invalid, market))
   if (market && fields.quantity && isPositive(fields.quantity.value) && !invalid.has('price') && !invalid.has('type')) {
-    const price = fields.type === 'market' ? null : (fields.price?.value ?? undefined)
+    const price = isMarketType(fields.type) ? null : (fields.price?.value ?? undefined)
     if (price !== undefined && (price === null || isPositive(price))) {
-      const notional = notionalIssue(market, fields.type === 'market' ? 'market' : 'limit', fields.quantity.value, price, 'quantity', fields.quantity.text)
+      const notional = notionalIssue(market, baseType(fields.type!), fields.quantity.value, price, 'quantity', fields.quantity.text)
       if (notional) issues.push(notional)
     }
   }
+  if (fields.stop_price && isStopType(fields.type)) issues.push(...stopPriceIssues(fields.stop_price, market))
+  return issues
+}
+
+/**
+ * A stop price is a price of the symbol (positive, on its tick and precision) but not bound by
+ * today's band: a stop far from the market is the point of one (docs/matching.md).
+ */
+function stopPriceIssues({ value, text }: DecimalInput, market: MarketRules | undefined): ValidationIssue[] {
+  if (!isPositive(value)) return [issue('stop_price', 'value_error.number.not_gt', 'ensure this value is greater than 0', text, { limit_value: '0' })]
+  if (!market) return []
+  const issues: ValidationIssue[] = []
+  if (!isMultipleOf(value, rulesOf(market).tickSize)) {
+    const msg = `ensure this value is a multiple of ${market.tick_size}`
+    issues.push(issue('stop_price', 'value_error.number.not_multiple', msg, text, { multiple_of: market.tick_size }))
+  }
+  issues.push(...precisionIssues('stop_price', value, text, market.price_precision))
   return issues
 }
 
@@ -135,12 +152,14 @@ function quantityIssues(quantity: DecimalInput, market: MarketRules | undefined)
 
 function priceIssues(fields: Partial<CreateOrderFields>, invalid: ParsedOrderFields['invalid'], market: MarketRules | undefined): ValidationIssue[] {
   const price = fields.price ?? undefined
-  if (fields.type === 'market') {
-    return price ? [issue('price', 'value_error.extra', 'market orders take no price', price.text)] : []
+  if (isMarketType(fields.type)) {
+    return price ? [issue('price', 'value_error.extra', `${fields.type === 'market' ? 'market' : 'stop-market'} orders take no price`, price.text)] : []
   }
   if (!price) {
     // An unknown type (already reported) says nothing about whether a price was needed.
-    return fields.type === 'limit' && !invalid.has('type') ? [{ type: 'missing', loc: ['body', 'price'], msg: 'Field required' }] : []
+    return (fields.type === 'limit' || fields.type === 'stop_limit') && !invalid.has('type')
+      ? [{ type: 'missing', loc: ['body', 'price'], msg: 'Field required' }]
+      : []
   }
   const { value, text } = price
   if (!isPositive(value)) return [issue('price', 'value_error.number.not_gt', 'ensure this value is greater than 0', text, { limit_value: '0' })]

@@ -12,19 +12,20 @@ import { amendOrder, cancelOrder, cancelOrders, createOrder, getOrder, listOrder
 const OrderSide = builder.enumType('OrderSide', { values: ORDER_SIDES })
 const OrderType = builder.enumType('OrderType', {
   values: ORDER_TYPES,
-  description: 'A market order is immediate-or-cancel: it trades against the book, and what it could not fill is cancelled (unfilled).',
+  description:
+    'A market order is immediate-or-cancel: it trades against the book, and what it could not fill is cancelled (unfilled). stop_limit and stop_market are pending until a trade reaches their stopPrice, then a limit or market order.',
 })
-const OrderStatus = builder.enumType('OrderStatus', { values: ORDER_STATUSES })
+const OrderStatus = builder.enumType('OrderStatus', { values: ORDER_STATUSES, description: 'pending: a stop order no trade has triggered yet.' })
 export const OrderSideType = OrderSide
 const CancelReason = builder.enumType('CancelReason', {
   values: CANCEL_REASONS,
   description:
-    'user: cancelled by its owner; unfilled: what an ioc or market order could not fill in its pass, or a fok order that could not fill entirely; self_trade: the next match would have been with its own tenant; post_only: a post-only order that would have traded; deadline: the cancel-after deadline of its tenant passed.',
+    'user: cancelled by its owner; unfilled: what an ioc or market order could not fill in its pass, or a fok order that could not fill entirely; self_trade: the next match would have been with its own tenant; post_only: a post-only order that would have traded; deadline: the cancel-after deadline of its tenant passed; expired: a gtd order whose expireAt passed.',
 })
 const TimeInForce = builder.enumType('TimeInForce', {
   values: TIMES_IN_FORCE,
   description:
-    'gtc: rests until filled or cancelled (limit orders by default); ioc: what its pass can fill, the rest cancelled (market orders always); fok: all in its pass, or cancelled with nothing filled.',
+    'gtc: rests until filled or cancelled (limit orders by default); ioc: what its pass can fill, the rest cancelled (market orders always); fok: all in its pass, or cancelled with nothing filled; gtd: as gtc until expireAt, then cancelled (expired).',
 })
 
 export const Order = builder.objectRef<OrderRow>('Order').implement({
@@ -42,13 +43,20 @@ export const Order = builder.objectRef<OrderRow>('Order').implement({
     side: t.expose('side', { type: OrderSide }),
     type: t.expose('type', { type: OrderType }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
-    price: t.expose('price', { type: 'Decimal', nullable: true, description: 'Null for market orders.' }),
+    price: t.expose('price', { type: 'Decimal', nullable: true, description: 'Null for market and stop_market orders.' }),
     status: t.expose('status', { type: OrderStatus }),
     filledQuantity: t.expose('filled_quantity', { type: 'Decimal', description: 'The sum of its fills.' }),
     averagePrice: t.expose('average_price', { type: 'Decimal', nullable: true, description: 'The quantity-weighted mean price of its fills; null until one.' }),
     cancelReason: t.expose('cancel_reason', { type: CancelReason, nullable: true, description: 'Why it was cancelled; null unless cancelled.' }),
     timeInForce: t.expose('time_in_force', { type: TimeInForce }),
     postOnly: t.exposeBoolean('post_only', { description: 'Cancelled (post_only) rather than trade on arrival.' }),
+    stopPrice: t.expose('stop_price', { type: 'Decimal', nullable: true, description: 'Stop orders: the trade price that triggers them.' }),
+    expireAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'gtd orders: when they are cancelled (expired).',
+      resolve: (o) => (o.expire_at === null ? null : formatTimestamp(o.expire_at)),
+    }),
     market: t.field({
       type: SymbolType,
       description: "The order's symbol with its rules; requires symbols:read.",
@@ -76,9 +84,11 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
     side: t.field({ type: OrderSide, required: true }),
     type: t.field({ type: OrderType, required: true }),
     quantity: t.field({ type: 'Decimal', required: true }),
-    price: t.field({ type: 'Decimal', description: 'Required for limit orders; market orders take none.' }),
-    timeInForce: t.field({ type: TimeInForce, description: 'gtc for limit orders when absent; market orders are ioc.' }),
-    postOnly: t.boolean({ description: 'Limit gtc orders only: cancelled (post_only) rather than trade on arrival.' }),
+    price: t.field({ type: 'Decimal', description: 'Required for limit and stop_limit orders; market and stop_market orders take none.' }),
+    timeInForce: t.field({ type: TimeInForce, description: 'gtc for limit orders when absent; market and stop_market orders are ioc.' }),
+    postOnly: t.boolean({ description: 'Limit gtc or gtd orders only: cancelled (post_only) rather than trade on arrival.' }),
+    stopPrice: t.field({ type: 'Decimal', description: 'Required for stop_limit and stop_market orders; others take none.' }),
+    expireAt: t.field({ type: 'DateTime', description: 'Required for gtd: ISO 8601 with a zone, in the future, at most 90 days ahead.' }),
   }),
 })
 
@@ -92,6 +102,8 @@ const orderBody = (input: typeof CreateOrderInput.$inferInput) => ({
   price: input.price,
   time_in_force: input.timeInForce,
   post_only: input.postOnly,
+  stop_price: input.stopPrice,
+  expire_at: input.expireAt,
 })
 
 const OrderPage = builder.objectRef<Page<OrderRow>>('OrderPage').implement({
@@ -161,10 +173,11 @@ builder.mutationField('cancelOrder', (t) =>
 )
 
 const AmendOrderInput = builder.inputType('AmendOrderInput', {
-  description: 'A new total quantity (above what has filled), a new price, or both.',
+  description: 'A new total quantity (above what has filled), a new price, a new stopPrice (a pending stop order only), or any of them.',
   fields: (t) => ({
     quantity: t.field({ type: 'Decimal' }),
     price: t.field({ type: 'Decimal' }),
+    stopPrice: t.field({ type: 'Decimal' }),
   }),
 })
 
@@ -174,7 +187,8 @@ builder.mutationField('amendOrder', (t) =>
     description:
       'Requires orders:write. Same rules and errors as PATCH /api/exchange/v1/orders/{uid}: a smaller quantity at the same price keeps time priority; a new price or a larger quantity goes to the back of its level and may trade at once.',
     args: { uid: t.arg.id({ required: true }), input: t.arg({ type: AmendOrderInput, required: true }) },
-    resolve: (_root, { uid, input }, ctx) => amendOrder(ctx, String(uid), () => ({ quantity: input.quantity, price: input.price })),
+    resolve: (_root, { uid, input }, ctx) =>
+      amendOrder(ctx, String(uid), () => ({ quantity: input.quantity, price: input.price, stop_price: input.stopPrice })),
   }),
 )
 

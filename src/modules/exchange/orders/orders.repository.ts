@@ -7,8 +7,8 @@ import type { OrderListQuery, OrderStatus } from './orders.schemas.ts'
 
 export type OrderRow = Selectable<OrderTable>
 
-/** Statuses an order can still be cancelled from. */
-export const CANCELLABLE_STATUSES: readonly OrderStatus[] = ['open', 'partially_filled']
+/** Statuses an order can still be cancelled (and amended) from: resting, or a stop pending. */
+export const CANCELLABLE_STATUSES: readonly OrderStatus[] = ['open', 'partially_filled', 'pending']
 
 export async function findOrderByClientOrderId(db: Db, tenantId: string, clientOrderId: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('tenant_id', '=', tenantId).where('client_order_id', '=', clientOrderId).executeTakeFirst()
@@ -83,10 +83,10 @@ export async function listOrderRows(db: Db, query: OrderListQuery, tenantId: str
   return withTotal(rows, query, async () => (await total.executeTakeFirstOrThrow()).count)
 }
 
-/** How many orders of a tenant rest in a symbol's book (for the dry run; the pass counts its own copy). */
+/** How many orders of a tenant rest in a symbol's book or wait there as stops (for the dry run; the pass counts its own copy). */
 export async function countOpenOrders(db: Db, tenantId: string, symbol: string): Promise<number> {
   const { rows } = await sql<{ open: string }>`
     select count(*) as open from orders
-    where symbol = ${symbol} and tenant_id = ${tenantId} and status in ('open', 'partially_filled')`.execute(db)
+    where symbol = ${symbol} and tenant_id = ${tenantId} and status in ('open', 'partially_filled', 'pending')`.execute(db)
   return Number(rows[0]?.open ?? 0)
 }

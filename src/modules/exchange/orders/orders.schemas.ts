@@ -3,26 +3,31 @@ import { z } from 'zod'
 import { parseDecimal } from '../../../core/decimal.ts'
 import type { ValidationIssue } from '../../../core/errors.ts'
 import { COMMON_FIELDS, listQuerySchema } from '../../../core/lists.ts'
-import { commonRecordShape, decimalString, listEnvelopeSchema, uuidText } from '../../../core/response-schemas.ts'
-import { customIssue, enumListParam, parseInput, zodErrorToDetail } from '../../../core/validation.ts'
+import { commonRecordShape, decimalString, listEnvelopeSchema, timestampText, uuidText } from '../../../core/response-schemas.ts'
+import { customIssue, enumListParam, isoDateTime, parseInput, zodErrorToDetail } from '../../../core/validation.ts'
 import { MAX_SYMBOL_LENGTH, symbolName } from '../symbols/symbols.schemas.ts'
 
 export const ORDER_SIDES = ['buy', 'sell'] as const
-export const ORDER_TYPES = ['limit', 'market'] as const
+export const ORDER_TYPES = ['limit', 'market', 'stop_limit', 'stop_market'] as const
 /**
  * No `rejected`: an order that breaks a rule is refused (422) and never stored, and one that ends
- * unfilled is `cancelled` with its `cancel_reason` (docs/api.md, "Matching").
+ * unfilled is `cancelled` with its `cancel_reason` (docs/api.md, "Matching"). `pending`: a stop
+ * order no trade has triggered yet (docs/matching.md, "Stop orders and good till date").
  */
-export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled'] as const
+export const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled', 'pending'] as const
 export type OrderSide = (typeof ORDER_SIDES)[number]
 export type OrderType = (typeof ORDER_TYPES)[number]
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
-export const CANCEL_REASONS = ['user', 'unfilled', 'self_trade', 'post_only', 'deadline'] as const
+export const CANCEL_REASONS = ['user', 'unfilled', 'self_trade', 'post_only', 'deadline', 'expired'] as const
 /**
  * gtc rests until filled or cancelled; ioc trades what its pass can and cancels the rest; fok
- * fills entirely in its pass or is cancelled with nothing filled (docs/api.md, "Order lifecycle").
+ * fills entirely in its pass or is cancelled with nothing filled (docs/api.md, "Order lifecycle");
+ * gtd rests as gtc does until its `expire_at`, then is cancelled `expired`.
  */
-export const TIMES_IN_FORCE = ['gtc', 'ioc', 'fok'] as const
+export const TIMES_IN_FORCE = ['gtc', 'ioc', 'fok', 'gtd'] as const
+/** The furthest ahead a gtd order's `expire_at` may be. */
+export const MAX_GTD_DAYS = 90
+const DAY_MS = 86_400_000
 export type TimeInForce = (typeof TIMES_IN_FORCE)[number]
 
 /** Longer decimal text is refused before any arithmetic, so a huge number cannot cost CPU. */
@@ -62,6 +67,8 @@ export const createOrderBody = z.strictObject({
   price: decimalText.nullish(),
   time_in_force: z.enum(TIMES_IN_FORCE).nullish(),
   post_only: z.boolean().nullish(),
+  stop_price: decimalText.nullish(),
+  expire_at: isoDateTime.nullish(),
 })
 export type CreateOrderFields = z.output<typeof createOrderBody>
 type FieldName = keyof CreateOrderFields
@@ -81,7 +88,7 @@ export interface ParsedOrderFields {
  * Parses each field on its own, so rules that need the database (the symbol's trading rules) can
  * still check the fields that parsed and `detail` can list every broken rule at once.
  */
-export function parseOrderFields(body: unknown): ParsedOrderFields {
+export function parseOrderFields(body: unknown, nowMs: number = Date.now()): ParsedOrderFields {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     parseInput(createOrderBody, body, 'body') // throws the 422 for a missing or non-object body
   }
@@ -100,7 +107,7 @@ export function parseOrderFields(body: unknown): ParsedOrderFields {
       issues.push({ ...issue, loc: ['body', name, ...issue.loc.slice(1)] })
     }
   }
-  issues.push(...lifecycleIssues(fields as Partial<CreateOrderFields>, invalid))
+  issues.push(...lifecycleIssues(fields as Partial<CreateOrderFields>, invalid), ...stopAndExpiryIssues(fields as Partial<CreateOrderFields>, invalid, nowMs))
   for (const name of Object.keys(record)) {
     if (!KNOWN_FIELDS.has(name)) issues.push({ type: 'value_error.extra', loc: ['body', name], msg: 'extra fields not permitted' })
   }
@@ -109,7 +116,53 @@ export function parseOrderFields(body: unknown): ParsedOrderFields {
 
 /** What an order's time in force is when it names none: market orders are immediate-or-cancel. */
 export function timeInForceOf(fields: Pick<Partial<CreateOrderFields>, 'type' | 'time_in_force'>): TimeInForce {
-  return fields.time_in_force ?? (fields.type === 'market' ? 'ioc' : 'gtc')
+  return fields.time_in_force ?? (isMarketType(fields.type) ? 'ioc' : 'gtc')
+}
+
+/** A market or stop-market order: no price, immediate once it acts. */
+export const isMarketType = (type: OrderType | undefined) => type === 'market' || type === 'stop_market'
+export const isStopType = (type: OrderType | undefined) => type === 'stop_limit' || type === 'stop_market'
+/** The order type a triggered stop becomes (what its price and hold rules are). */
+export const baseType = (type: OrderType): 'limit' | 'market' => (isMarketType(type) ? 'market' : 'limit')
+/** Time in force that rests a remainder in the book. */
+export const restsInBook = (timeInForce: TimeInForce) => timeInForce === 'gtc' || timeInForce === 'gtd'
+
+/** `2026-11-25 21:30:00.123456` (UTC, as stored) → milliseconds since the epoch. */
+export const utcMs = (timestamp: string) => Date.parse(`${timestamp.replace(' ', 'T')}Z`)
+
+/**
+ * Stop orders need a `stop_price` (others take none); a gtd order needs an `expire_at` in the
+ * future and at most MAX_GTD_DAYS ahead (others take none). `nowMs`: the service's clock.
+ */
+function stopAndExpiryIssues(fields: Partial<CreateOrderFields>, invalid: ReadonlySet<FieldName>, nowMs: number): ValidationIssue[] {
+  const issues: ValidationIssue[] = []
+  if (!invalid.has('type') && fields.type !== undefined && !invalid.has('stop_price')) {
+    if (isStopType(fields.type) && !fields.stop_price) issues.push({ type: 'missing', loc: ['body', 'stop_price'], msg: 'Field required' })
+    if (!isStopType(fields.type) && fields.stop_price)
+      issues.push({ type: 'value_error.extra', loc: ['body', 'stop_price'], msg: 'only stop orders take a stop_price', input: fields.stop_price.text })
+  }
+  if (invalid.has('time_in_force') || invalid.has('expire_at')) return issues
+  const gtd = fields.time_in_force === 'gtd'
+  const expireAt = fields.expire_at ?? undefined
+  if (gtd && expireAt === undefined) issues.push({ type: 'missing', loc: ['body', 'expire_at'], msg: 'Field required' })
+  if (!gtd && expireAt !== undefined)
+    issues.push({ type: 'value_error.extra', loc: ['body', 'expire_at'], msg: 'expire_at applies only to gtd orders', input: `${expireAt.replace(' ', 'T')}Z` })
+  if (gtd && expireAt !== undefined) issues.push(...expiryIssues(expireAt, nowMs))
+  return issues
+}
+
+/** An expiry in the future, at most MAX_GTD_DAYS ahead of `nowMs`. */
+export function expiryIssues(expireAt: string, nowMs: number): ValidationIssue[] {
+  const at = utcMs(expireAt)
+  const input = `${expireAt.replace(' ', 'T')}Z`
+  if (at <= nowMs) return [{ type: 'value_error.datetime.not_in_future', loc: ['body', 'expire_at'], msg: 'ensure this value is in the future', input }]
+  const latest = nowMs + MAX_GTD_DAYS * DAY_MS
+  if (at > latest) {
+    const limit = new Date(latest).toISOString()
+    const msg = `ensure this value is at most ${MAX_GTD_DAYS} days ahead (${limit})`
+    return [{ type: 'value_error.datetime.not_le', loc: ['body', 'expire_at'], msg, input, ctx: { limit_value: limit } }]
+  }
+  return []
 }
 
 /** Market orders are `ioc` only; `post_only` is for limit orders that rest (`gtc`). */
@@ -117,7 +170,7 @@ function lifecycleIssues(fields: Partial<CreateOrderFields>, invalid: ReadonlySe
   if (invalid.has('type') || fields.type === undefined) return []
   const issues: ValidationIssue[] = []
   const timeInForce = fields.time_in_force
-  if (fields.type === 'market' && timeInForce && timeInForce !== 'ioc') {
+  if (isMarketType(fields.type) && timeInForce && timeInForce !== 'ioc') {
     issues.push({
       type: 'type_error.enum',
       loc: ['body', 'time_in_force'],
@@ -126,11 +179,11 @@ function lifecycleIssues(fields: Partial<CreateOrderFields>, invalid: ReadonlySe
       ctx: { enum_values: ['ioc'] },
     })
   }
-  if (fields.post_only === true && !invalid.has('time_in_force') && (fields.type !== 'limit' || timeInForceOf(fields) !== 'gtc')) {
+  if (fields.post_only === true && !invalid.has('time_in_force') && (fields.type !== 'limit' || !restsInBook(timeInForceOf(fields)))) {
     issues.push({
       type: 'value_error.post_only',
       loc: ['body', 'post_only'],
-      msg: 'post_only applies only to limit orders that are good till cancelled (gtc)',
+      msg: 'post_only applies only to limit orders that rest (gtc or gtd)',
       input: true,
     })
   }
@@ -162,6 +215,8 @@ export const ORDER_FIELDS = [
   'cancel_reason',
   'time_in_force',
   'post_only',
+  'stop_price',
+  'expire_at',
 ] as const
 
 export const ORDER_ORDERABLE = ORDER_FIELDS.filter((f) => f !== 'meta_data' && f !== 'is_deleted')
@@ -183,7 +238,7 @@ export type OrderListQuery = z.infer<typeof orderListQuery>
 z.globalRegistry.add(createOrderBody, {
   id: 'CreateOrderRequest',
   description:
-    'Decimals are JSON strings (at most 40 characters). `price` is required for limit orders and refused for market orders. `time_in_force` is `gtc` (the default for limit orders), `ioc` or `fok`; market orders are `ioc`. `post_only: true` (limit `gtc` orders only) cancels the order rather than let it trade on arrival. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409.',
+    'Decimals are JSON strings (at most 40 characters). `price` is required for limit and stop-limit orders and refused for market and stop-market orders. `stop_price` (a multiple of the tick size) is required for `stop_limit` and `stop_market` orders and refused for others: they are `pending` until a trade prints at or above it (buys) or at or below it (sells). `time_in_force` is `gtc` (the default for limit orders), `ioc`, `fok` or `gtd`; market and stop-market orders are `ioc`. `gtd` needs `expire_at` (ISO 8601 with a zone, in the future, at most 90 days ahead): the order is cancelled `expired` within a second of it. `post_only: true` (limit `gtc` or `gtd` orders only) cancels the order rather than let it trade on arrival. `client_order_id` (1–64 printable ASCII characters, unique per tenant) makes a retry safe: the same body again answers the existing order (200), a different one 409.',
 })
 
 export const orderParams = z.object({
@@ -200,31 +255,35 @@ export const orderRecordSchema = z
     side: z.enum(ORDER_SIDES),
     type: z.enum(ORDER_TYPES),
     quantity: decimalString,
-    price: decimalString.nullable().meta({ description: 'Null for market orders.' }),
-    status: z.enum(ORDER_STATUSES),
+    price: decimalString.nullable().meta({ description: 'Null for market and stop-market orders.' }),
+    status: z.enum(ORDER_STATUSES).meta({ description: '`pending`: a stop order no trade has triggered yet; then as any order.' }),
     filled_quantity: decimalString,
     average_price: decimalString
       .nullable()
       .meta({ description: 'The volume-weighted price of its fills (price precision + 8 places); null before the first fill.' }),
     cancel_reason: z.enum(CANCEL_REASONS).nullable().meta({
       description:
-        'Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded), `deadline` (the cancel-after deadline of its tenant passed). Null unless cancelled.',
+        'Why it was cancelled: `user` (a cancel request), `unfilled` (what an `ioc` or market order could not fill in its pass, or a `fok` order that could not fill entirely), `self_trade` (it would have traded with its own tenant), `post_only` (a post-only order that would have traded), `deadline` (the cancel-after deadline of its tenant passed), `expired` (a `gtd` order whose `expire_at` passed). Null unless cancelled.',
     }),
-    time_in_force: z.enum(TIMES_IN_FORCE).meta({ description: '`gtc` (limit orders by default), `ioc` (market orders always), or `fok`.' }),
+    time_in_force: z
+      .enum(TIMES_IN_FORCE)
+      .meta({ description: '`gtc` (limit orders by default), `ioc` (market and stop-market orders always), `fok`, or `gtd` (until `expire_at`).' }),
     post_only: z.boolean().meta({ description: 'Cancelled (`post_only`) rather than trade on arrival.' }),
+    stop_price: decimalString.nullable().meta({ description: 'Stop orders: the trade price that triggers them; null for others.' }),
+    expire_at: timestampText.nullable().meta({ description: '`gtd` orders: when they are cancelled `expired` (UTC); null for others.' }),
   })
   .meta({ id: 'Order' })
 
 /** `PATCH /orders/<uid>`: a resting order's new quantity, price or both (docs/api.md, "Order lifecycle"). */
 export const amendOrderBody = z
-  .strictObject({ quantity: decimalText.nullish(), price: decimalText.nullish() })
+  .strictObject({ quantity: decimalText.nullish(), price: decimalText.nullish(), stop_price: decimalText.nullish() })
   .superRefine((body, ctx) => {
-    if (!body.quantity && !body.price) customIssue(ctx, { type: 'value_error.missing', msg: 'quantity or price is required' })
+    if (!body.quantity && !body.price && !body.stop_price) customIssue(ctx, { type: 'value_error.missing', msg: 'quantity, price or stop_price is required' })
   })
   .meta({
     id: 'AmendOrderRequest',
     description:
-      "The order's new total quantity (above what has filled), its new price, or both, under the symbol's rules. A smaller quantity at the same price keeps the order's place in its level; a new price or a larger quantity sends it to the back of its level, and it may trade at once.",
+      "The order's new total quantity (above what has filled), its new price, its new `stop_price` (a pending stop order only), or any of them, under the symbol's rules. A smaller quantity at the same price keeps the order's place in its level; a new price or a larger quantity sends it to the back of its level, and it may trade at once.",
   })
 export type AmendOrderFields = z.output<typeof amendOrderBody>
 

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../../core/context.ts'
 import { decimalFromStore, decimalsEqual, subtract, ZERO } from '../../../core/decimal.ts'
 import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
 import { parseInput } from '../../../core/validation.ts'
 import { type AccountRow, findAccount, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
 import { findSymbolByName } from '../symbols/symbols.repository.ts'
@@ -67,7 +68,7 @@ interface CheckedOrder {
  */
 async function checkOrder(ctx: RequestContext, readBody: () => unknown): Promise<CheckedOrder | { existing: CreatedOrder }> {
   const principal = await ctx.auth.require(ORDERS_WRITE)
-  const parsed = parseOrderFields(await readBody())
+  const parsed = parseOrderFields(await readBody(), ctx.services.matching.clock())
   const { fields } = parsed
   const cached = fields.symbol !== undefined ? (await ctx.services.symbolsCache.markets()).get(fields.symbol) : undefined
   let market = cached
@@ -110,6 +111,8 @@ export async function createOrder(ctx: RequestContext, readBody: () => unknown):
     price: fields.price ?? null,
     timeInForce: timeInForceOf(fields),
     postOnly: fields.post_only ?? false,
+    stopPrice: fields.stop_price ?? null,
+    expireAt: fields.expire_at ?? null,
     parsed,
   })
   if (outcome.kind === 'placed') return { order: outcome.order, created: true }
@@ -148,7 +151,7 @@ async function assertAdmitted(ctx: RequestContext, tenantId: string, fields: Cre
   const [basePrecision, quotePrecision, openOrders, base, quote] = await Promise.all([
     findCurrencyPrecision(db, symbol.base),
     findCurrencyPrecision(db, symbol.quote),
-    fields.type === 'limit' ? countOpenOrders(db, tenantId, symbol.symbol) : 0,
+    fields.type !== 'market' ? countOpenOrders(db, tenantId, symbol.symbol) : 0,
     findAccount(db, tenantId, symbol.base),
     findAccount(db, tenantId, symbol.quote),
   ])
@@ -171,6 +174,7 @@ function replay(existing: OrderRow, fields: Partial<CreateOrderFields>): Created
 /** Decimals compare by value: `"1.50"` resubmitted as `"1.5"` is the same order. */
 function sameRequest(existing: OrderRow, fields: Partial<CreateOrderFields>): boolean {
   const price = fields.price ?? null
+  const stopPrice = fields.stop_price ?? null
   return (
     fields.symbol === existing.symbol &&
     fields.side === existing.side &&
@@ -179,7 +183,11 @@ function sameRequest(existing: OrderRow, fields: Partial<CreateOrderFields>): bo
     (fields.post_only ?? false) === existing.post_only &&
     fields.quantity !== undefined &&
     decimalsEqual(fields.quantity.value, decimalFromStore(existing.quantity)) &&
-    (price === null || existing.price === null ? price === existing.price : decimalsEqual(price.value, decimalFromStore(existing.price)))
+    (price === null || existing.price === null ? price === existing.price : decimalsEqual(price.value, decimalFromStore(existing.price))) &&
+    (stopPrice === null || existing.stop_price === null
+      ? stopPrice === existing.stop_price
+      : decimalsEqual(stopPrice.value, decimalFromStore(existing.stop_price))) &&
+    (fields.expire_at ?? null) === (existing.expire_at === null ? null : formatTimestamp(existing.expire_at).replace('T', ' '))
   )
 }
 
@@ -253,7 +261,7 @@ export async function amendOrder(ctx: RequestContext, sent: string, readBody: ()
   const home = await orderHome(ctx, uid)
   assertOwnTenant(principal, home.tenantId)
   if (home.open) {
-    const amend = { uid, tenantId: home.tenantId, quantity: body.quantity ?? null, price: body.price ?? null }
+    const amend = { uid, tenantId: home.tenantId, quantity: body.quantity ?? null, price: body.price ?? null, stopPrice: body.stop_price ?? null }
     const outcome = await ctx.services.matching.amend(home.symbol, amend)
     if (outcome.kind === 'amended') return outcome.order
     if (outcome.kind === 'unchanged') return existingOrder(ctx, uid)

@@ -83,7 +83,7 @@ describe('operator CLI', () => {
     expect(scope.stdout).toBe('')
     expect(scope.stderr.split('\n')[0]).toBe(
       'Unknown scope in --scopes: "accounts:wirte". Valid: symbols:read, orders:read, orders:write, users:read, users:write, accounts:read, ' +
-        'webhooks:read, webhooks:write, accounts:write, audit:read; * for either part (orders:*, *:read, *:*)',
+        'webhooks:read, webhooks:write, accounts:write, audit:read, accounts:withdraw; * for either part (orders:*, *:read, *:*)',
     )
     const wildcard = await cli('client', 'create', '--name', 'Typo bank', '--scopes', 'ordres:*,*:wirte')
     expect(wildcard.code).toBe(2)

@@ -47,7 +47,7 @@ describe('CORS with CORS_ORIGINS set', () => {
     expect(res.status).toBe(204)
     expect(res.headers.get('access-control-allow-origin')).toBe(DASHBOARD)
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST')
-    expect(res.headers.get('access-control-allow-headers')).toBe('authorization, content-type, x-request-id')
+    expect(res.headers.get('access-control-allow-headers')).toBe('authorization, content-type, x-request-id, dpop')
   })
 })
 

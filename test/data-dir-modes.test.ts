@@ -41,6 +41,15 @@ describe.skipIf(onPostgres)('DATA_DIR of the embedded database', () => {
     const template = process.env[TEMPLATE_ENV]
     if (template) {
       cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true })
+      // The template was itself opened by the service, so it is owner-only already: opened up as
+      // initdb and PGlite's start leave a cluster (files 0666, directories 0755).
+      const widen = (file: string) => {
+        if (lstatSync(file).isDirectory()) {
+          chmodSync(file, 0o755)
+          for (const name of readdirSync(file)) widen(path.join(file, name))
+        } else chmodSync(file, 0o666)
+      }
+      widen(path.join(dataDir, 'pgdata'))
       expect(openToOthers(dataDir).length).toBeGreaterThan(100)
     }
 

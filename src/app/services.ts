@@ -82,8 +82,10 @@ export interface ReloadIntervals {
   eventPoll: number
   /** Deletes events older than EVENT_RETENTION_DAYS. */
   eventPurge: number
-  /** Looks for cancel-after deadlines that passed (DESIGN §22: orders cancelled within 1 s). */
+  /** Looks for cancel-after deadlines that passed (docs/api.md, "Cancel on disconnect": within 1 s). */
   cancelDeadlines: number
+  /** Cancels gtd orders whose `expire_at` passed (docs/matching.md: within 1 s). */
+  gtdExpiry: number
 }
 
 export const DEFAULT_RELOAD_INTERVALS: Readonly<ReloadIntervals> = {
@@ -93,6 +95,7 @@ export const DEFAULT_RELOAD_INTERVALS: Readonly<ReloadIntervals> = {
   eventPoll: 1000,
   eventPurge: 3_600_000,
   cancelDeadlines: CANCEL_DEADLINE_SWEEP_MS,
+  gtdExpiry: GTD_EXPIRY_SWEEP_MS,
 }
 
 export interface OpenServicesOptions {
@@ -199,7 +202,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
     })
     await matching.warm()
     webhooks.start()
-    matching.startExpiry(GTD_EXPIRY_SWEEP_MS, (err) => logger.warn({ err }, 'gtd expiry sweep failed'))
+    matching.startExpiry(intervals.gtdExpiry, (err) => logger.warn({ err }, 'gtd expiry sweep failed'))
     const marketDay = new MarketDay(db, config.marketTimezone)
     marketDay.start((err) => logger.warn({ err }, 'reference price roll failed'))
     const cancelDeadlines = new CancelDeadlines(db, matching, logger)

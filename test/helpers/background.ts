@@ -5,8 +5,9 @@ import { eventually } from './eventually.ts'
 
 /** Runs `fn` with the periodic reloads stopped, so statement counts see only the requests' own; restarts them at the server's intervals. */
 export async function withoutBackgroundPolls(services: Services, fn: () => Promise<void>): Promise<void> {
-  const { keys, revocations, symbolsCache, cancelDeadlines, logger, intervals } = services
-  await Promise.all([keys.stop(), revocations.stop(), symbolsCache.stop(), cancelDeadlines.stop()])
+  const { keys, revocations, symbolsCache, cancelDeadlines, matching, webhooks, logger, intervals } = services
+  webhooks.stop()
+  await Promise.all([keys.stop(), revocations.stop(), symbolsCache.stop(), cancelDeadlines.stop(), matching.stopExpiry()])
   try {
     await noStatementRunning(services)
     await fn()
@@ -15,6 +16,8 @@ export async function withoutBackgroundPolls(services: Services, fn: () => Promi
     revocations.start(intervals.revocations, (err) => logger.warn({ err }))
     symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }))
     cancelDeadlines.start(intervals.cancelDeadlines, (err) => logger.warn({ err }))
+    matching.startExpiry(intervals.gtdExpiry, (err) => logger.warn({ err }))
+    webhooks.start()
   }
 }
 

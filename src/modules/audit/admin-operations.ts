@@ -36,6 +36,16 @@ export async function requireAdmin(ctx: AuditedContext, scope: string, action: s
   throw forbidden(refusal)
 }
 
+/** Records what a caller (not necessarily an admin) did that the trail keeps, e.g. a bank's withdrawal request. */
+export async function recordCallerAction(
+  ctx: AuditedContext,
+  principal: Principal,
+  action: string,
+  fields: Pick<AuditEntry, 'target' | 'details'>,
+): Promise<void> {
+  await ctx.services.audit.record(entry(ctx, principal, action, { outcome: 'ok', ...fields }))
+}
+
 /** What an admin mutation tells the trail about what it did. */
 export interface AdminOutcome<T> {
   result: T

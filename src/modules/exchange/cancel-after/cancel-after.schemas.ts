@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 import { timestampText } from '../../../core/response-schemas.ts'
 
-/** The longest a dead man's switch may be armed for, in seconds (DESIGN §22). */
+/** The longest a dead man's switch may be armed for, in seconds (docs/api.md, "Cancel on disconnect"). */
 export const MAX_CANCEL_AFTER_SECONDS = 600
 
 /** `POST /orders/cancel-after`: seconds from now until the tenant's open orders are cancelled; 0 disarms. */

@@ -12,7 +12,7 @@ import { ORDERS_WRITE } from '../orders/orders.ts'
 import { armDeadline, clearFiredDeadline, disarmDeadline, dueDeadlines } from './cancel-after.repository.ts'
 import { cancelAfterBody } from './cancel-after.schemas.ts'
 
-/** How often each instance looks for deadlines that passed: well inside the 1 s DESIGN §22 promises. */
+/** How often each instance looks for deadlines that passed: well inside the 1 s docs/api.md promises ("Cancel on disconnect"). */
 export const CANCEL_DEADLINE_SWEEP_MS = 250
 // Tenants whose deadline fired handled by one sweep; the next sweep takes the rest.
 const SWEEP_BATCH = 100

@@ -124,9 +124,11 @@ export function admitAmend(
   if (request.quantity && issues.length === 0 && compareDecimals(quantity, own.filled) <= 0)
     issues.push(notAboveFilled(request.quantity.text, row.filled_quantity))
   // With one of the two sent, the minimum notional is of the new value times the kept one.
-  if (issues.length === 0 && !(request.quantity && request.price)) {
-    const [field, input] = request.quantity ? (['quantity', request.quantity.text] as const) : (['price', request.price!.text] as const)
-    const notional = notionalIssue(rules, 'limit', quantity, price, field, input)
+  // (A stop price alone changes neither.)
+  const notionalField = request.quantity ? (['quantity', request.quantity.text] as const) : request.price ? (['price', request.price.text] as const) : undefined
+  if (issues.length === 0 && notionalField && !(request.quantity && request.price)) {
+    const [field, input] = notionalField
+    const notional = notionalIssue(rules, baseType(row.type), quantity, price, field, input)
     if (notional) issues.push(notional)
   }
   if (issues.length > 0) return { admitted: false, issues }

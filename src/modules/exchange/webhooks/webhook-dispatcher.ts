@@ -70,6 +70,8 @@ export class WebhookDispatcher {
   #again = false
   #timer: NodeJS.Timeout | undefined
   #closed = false
+  /** Stopped (`stop`): neither the timer nor a wake-up looks for due deliveries until `start`. */
+  #stopped = true
   #lastPurge = 0
 
   constructor(
@@ -93,14 +95,22 @@ export class WebhookDispatcher {
   }
 
   start(): void {
+    this.#stopped = false
+    clearInterval(this.#timer)
     this.#timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000)
     this.#timer.unref()
     this.wake()
   }
 
+  /** Stops looking for due deliveries (tests that count statements); deliveries in flight finish. */
+  stop(): void {
+    this.#stopped = true
+    clearInterval(this.#timer)
+  }
+
   /** Something may be due (events committed, an endpoint changed): look soon, never twice at once. */
   wake(): void {
-    if (this.#closed) return
+    if (this.#closed || this.#stopped) return
     if (this.#ticking) {
       this.#again = true
       return

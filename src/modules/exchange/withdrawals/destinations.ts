@@ -4,10 +4,11 @@ import { isValidIBAN } from 'ibantools'
 
 import { assertTenantAccess, isAdmin } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
-import { forbidden, validationError, type ValidationIssue } from '../../../core/errors.ts'
+import { validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
+import { adminMutation } from '../../audit/admin-operations.ts'
 import { findTenant } from '../../auth/clients/tenants.repository.ts'
 import { findCurrencyPrecision } from '../accounts/accounts.repository.ts'
 import { ACCOUNTS_READ, ACCOUNTS_WRITE } from '../accounts/accounts.ts'
@@ -31,9 +32,10 @@ export function electronicIban(text: string): string | undefined {
 
 /** `POST /api/exchange/v1/destinations`: admins with `accounts:write`. */
 export async function createDestination(ctx: RequestContext, input: () => unknown): Promise<DestinationRow> {
-  const principal = await ctx.auth.require(ACCOUNTS_WRITE)
-  if (!isAdmin(principal)) throw forbidden('Access denied: requires the admin role')
-  return addDestination(ctx.services.db, await input())
+  return adminMutation(ctx, { scope: ACCOUNTS_WRITE, action: 'withdrawal.destination_create' }, async () => {
+    const row = await addDestination(ctx.services.db, await input())
+    return { result: row, target: { type: 'destination', id: row.uid }, details: { tenant_id: row.tenant_id, currency: row.currency } }
+  })
 }
 
 /** A destination, once its tenant, currency and IBAN are known good (422 naming every problem otherwise). */

@@ -8,6 +8,7 @@ import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
 import type { Db } from '../../../db/database.ts'
 import type { StoredApproval, WithdrawalStatus } from '../../../db/withdrawals.table.ts'
+import { adminMutation, recordCallerAction } from '../../audit/admin-operations.ts'
 import { type AccountChange, applyAccountChanges, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
 import { ACCOUNTS_READ, ACCOUNTS_WRITE, insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { tenantStream } from '../event-log/event-log.ts'
@@ -59,7 +60,11 @@ export async function requestWithdrawal(ctx: RequestContext, input: () => unknow
   const principal = await ctx.auth.require(ACCOUNTS_WITHDRAW)
   const body = parseInput(withdrawalBody, await input(), 'body')
   const result = await request(ctx.services.db, principal, body)
-  if (result.created) ctx.services.events.wake([tenantStream(principal.tenantId)])
+  if (result.created) {
+    ctx.services.events.wake([tenantStream(principal.tenantId)])
+    const { uid, currency, amount, reference } = result.withdrawal
+    await recordCallerAction(ctx, principal, 'withdrawal.request', { target: { type: 'withdrawal', id: uid }, details: { currency, amount, reference } })
+  }
   return result
 }
 
@@ -245,10 +250,12 @@ function decideOnce(
 
 const PAST: Record<Move, string> = { approve: 'approved', reject: 'rejected', cancel: 'cancelled' }
 
-async function requireAdmin(ctx: RequestContext): Promise<Principal> {
-  const principal = await ctx.auth.require(ACCOUNTS_WRITE)
-  if (!isAdmin(principal)) throw forbidden('Access denied: requires the admin role')
-  return principal
+/** An admin decision, through the audited gate (docs/operations.md, "Audit trail"). */
+function decision(ctx: RequestContext, action: string, run: (principal: Principal) => Promise<WithdrawalRow>): Promise<WithdrawalRow> {
+  return adminMutation(ctx, { scope: ACCOUNTS_WRITE, action }, async (principal) => {
+    const row = await run(principal)
+    return { result: row, target: { type: 'withdrawal', id: row.uid }, details: { status: row.status, tenant_id: row.tenant_id } }
+  })
 }
 
 /**
@@ -256,39 +263,41 @@ async function requireAdmin(ctx: RequestContext): Promise<Principal> {
  * approvals needed at or above the currency's approval threshold. The client that asked for it
  * never approves it (403: who may act, not the state); the same admin twice is 409.
  */
-export async function approveWithdrawal(ctx: RequestContext, sent: string, input: () => unknown): Promise<WithdrawalRow> {
-  const principal = await requireAdmin(ctx)
-  const body = parseInput(approveBody, (await input()) ?? {}, 'body')
-  return move(
-    ctx,
-    sent,
-    'approve',
-    async (row, now, trx) => {
-      if (row.approvals.some((a) => a.client_id === principal.clientId)) throw conflict(`Withdrawal ${row.uid} was already approved by this client`)
-      const approvals = [...row.approvals, { client_id: principal.clientId, created_at: now, reason: body.reason ?? null }]
-      const threshold = await findThreshold(trx, row.currency)
-      const needed = threshold !== undefined && compareDecimals(decimalFromStore(row.amount), decimalFromStore(threshold)) >= 0 ? 2 : 1
-      return { status: approvals.length >= needed ? 'completed' : 'pending', approvals, reason: null }
-    },
-    (row) => {
-      if (row.requested_by === principal.clientId) throw forbidden('Access denied: the client that requested a withdrawal cannot approve it')
-    },
-  )
+export function approveWithdrawal(ctx: RequestContext, sent: string, input: () => unknown): Promise<WithdrawalRow> {
+  return decision(ctx, 'withdrawal.approve', async (principal) => {
+    const body = parseInput(approveBody, (await input()) ?? {}, 'body')
+    return move(
+      ctx,
+      sent,
+      'approve',
+      async (row, now, trx) => {
+        if (row.approvals.some((a) => a.client_id === principal.clientId)) throw conflict(`Withdrawal ${row.uid} was already approved by this client`)
+        const approvals = [...row.approvals, { client_id: principal.clientId, created_at: now, reason: body.reason ?? null }]
+        const threshold = await findThreshold(trx, row.currency)
+        const needed = threshold !== undefined && compareDecimals(decimalFromStore(row.amount), decimalFromStore(threshold)) >= 0 ? 2 : 1
+        return { status: approvals.length >= needed ? 'completed' : 'pending', approvals, reason: null }
+      },
+      (row) => {
+        if (row.requested_by === principal.clientId) throw forbidden('Access denied: the client that requested a withdrawal cannot approve it')
+      },
+    )
+  })
 }
 
 /** `POST …/withdrawals/<uid>/reject` (admins): its hold is released; `reason` is kept. */
-export async function rejectWithdrawal(ctx: RequestContext, sent: string, input: () => unknown): Promise<WithdrawalRow> {
-  await requireAdmin(ctx)
-  // An unknown uid is 404 whatever the body: there is nothing to reject.
-  await assertExists(ctx, sent)
-  const body = parseInput(rejectBody, await input(), 'body')
-  return move(ctx, sent, 'reject', async (row) => ({ status: 'rejected', approvals: row.approvals, reason: body.reason }))
+export function rejectWithdrawal(ctx: RequestContext, sent: string, input: () => unknown): Promise<WithdrawalRow> {
+  return decision(ctx, 'withdrawal.reject', async () => {
+    // An unknown uid is 404 whatever the body: there is nothing to reject.
+    await assertExists(ctx, sent)
+    const body = parseInput(rejectBody, await input(), 'body')
+    return move(ctx, sent, 'reject', async (row) => ({ status: 'rejected', approvals: row.approvals, reason: body.reason }))
+  })
 }
 
 /** `DELETE /api/exchange/v1/withdrawals/<uid>`: the bank takes back its own pending request; the hold is released. */
 export async function cancelWithdrawal(ctx: RequestContext, sent: string): Promise<WithdrawalRow> {
   const principal = await ctx.auth.require(ACCOUNTS_WITHDRAW)
-  return move(
+  const cancelled = await move(
     ctx,
     sent,
     'cancel',
@@ -297,4 +306,6 @@ export async function cancelWithdrawal(ctx: RequestContext, sent: string): Promi
       if (row.tenant_id !== principal.tenantId) throw forbidden('Token belongs to different client')
     },
   )
+  await recordCallerAction(ctx, principal, 'withdrawal.cancel', { target: { type: 'withdrawal', id: cancelled.uid }, details: {} })
+  return cancelled
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
@@ -150,5 +150,23 @@ describe('docs', () => {
     const section: Doc = { lines: readme.lines.slice(start, end < 0 ? undefined : end), headings: [] }
     const linked = new Set(linksOf(section).map((l) => l.target.split('#')[0]))
     expect(DOCS.filter((d) => d !== 'README.md' && !linked.has(d))).toEqual([])
+  })
+
+  it('README stays under 15 KB: depth goes to docs/', () => {
+    expect(statSync(path.join(ROOT, 'README.md')).size).toBeLessThan(15 * 1024)
+  })
+
+  it("names every route file of src/modules in contracts.md's table, so a path leads to its code", () => {
+    const files: string[] = []
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const at = path.join(dir, e.name)
+        if (e.isDirectory()) walk(at)
+        else if (e.name.endsWith('.rest.ts')) files.push(path.relative(path.join(ROOT, 'src/modules'), at).replace(/\.rest\.ts$/, ''))
+      }
+    }
+    walk(path.join(ROOT, 'src/modules'))
+    const table = readFileSync(path.join(ROOT, 'docs/contracts.md'), 'utf8')
+    expect(files.filter((file) => !table.includes(`\`${file}.rest.ts\``) && !table.includes(`\`${file}.{rest,graphql}.ts\``))).toEqual([])
   })
 })

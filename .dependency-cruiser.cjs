@@ -9,7 +9,21 @@ const LAYERS = ['core', 'db', 'observability', 'http', 'graphql', 'rate-limits',
  * before it, so no two folders depend on each other in a loop (docs/matching.md, "An order's
  * way"). The event log is below every writer; matching, which places orders, is on top.
  */
-const EXCHANGE = ['symbols', 'event-log', 'accounts', 'withdrawals', 'settlement', 'orders', 'fills', 'market', 'market-data', 'events', 'matching', 'cancel-after', 'webhooks']
+const EXCHANGE = [
+  'symbols',
+  'event-log',
+  'accounts',
+  'withdrawals',
+  'settlement',
+  'orders',
+  'fills',
+  'market',
+  'market-data',
+  'events',
+  'matching',
+  'cancel-after',
+  'webhooks',
+]
 const EXCHANGE_DIR = '^src/modules/exchange'
 
 const forbidden = [

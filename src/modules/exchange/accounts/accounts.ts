@@ -127,32 +127,35 @@ export async function transfer(db: Db, input: unknown): Promise<TransferResult> 
   }
 }
 
+/** What is wrong with a positive amount of a currency of `precision` places (none when it is right). */
+export function amountIssues(text: string, precision: number | undefined): ValidationIssue[] {
+  const amount = parseDecimal(text)!
+  if (amount.coefficient === 0n) {
+    return [{ type: 'value_error.number.not_gt', loc: ['body', 'amount'], msg: 'ensure this value is greater than 0', input: text, ctx: { limit_value: '0' } }]
+  }
+  if (precision !== undefined && !hasAtMostPlaces(amount, precision)) {
+    return [
+      {
+        type: 'value_error.decimal.max_places',
+        loc: ['body', 'amount'],
+        msg: `ensure that there are no more than ${precision} decimal places`,
+        input: text,
+        ctx: { decimal_places: precision },
+      },
+    ]
+  }
+  return []
+}
+
 /** The currency's precision, once the transfer is known to be well formed (422 naming every problem otherwise). */
 async function checkTransfer(db: Db, body: TransferBody): Promise<number> {
   const [precision, tenant] = await Promise.all([findCurrencyPrecision(db, body.currency), findTenant(db, body.tenant_id)])
-  const issues = []
+  const issues: ValidationIssue[] = []
   if (!tenant) issues.push({ type: 'value_error.tenant', loc: ['body', 'tenant_id'], msg: `unknown tenant ${body.tenant_id}`, input: body.tenant_id })
   if (precision === undefined) {
     issues.push({ type: 'value_error.currency', loc: ['body', 'currency'], msg: `unknown currency ${body.currency}`, input: body.currency })
   }
-  const amount = parseDecimal(body.amount)!
-  if (amount.coefficient === 0n) {
-    issues.push({
-      type: 'value_error.number.not_gt',
-      loc: ['body', 'amount'],
-      msg: 'ensure this value is greater than 0',
-      input: body.amount,
-      ctx: { limit_value: '0' },
-    })
-  } else if (precision !== undefined && !hasAtMostPlaces(amount, precision)) {
-    issues.push({
-      type: 'value_error.decimal.max_places',
-      loc: ['body', 'amount'],
-      msg: `ensure that there are no more than ${precision} decimal places`,
-      input: body.amount,
-      ctx: { decimal_places: precision },
-    })
-  }
+  issues.push(...amountIssues(body.amount, precision))
   if (issues.length > 0) throw validationError(issues)
   return precision!
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 
 import { assertTenantAccess, isAdmin, type Principal } from '../../../core/auth.ts'
 import type { RequestContext } from '../../../core/context.ts'
-import { add, compareDecimals, decimalFromStore, formatDecimalAtLeast, hasAtMostPlaces, parseDecimal } from '../../../core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, formatDecimalAtLeast } from '../../../core/decimal.ts'
 import { conflict, echoed, forbidden, notFound, validationError, type ValidationIssue } from '../../../core/errors.ts'
 import type { Page } from '../../../core/lists.ts'
 import { parseInput } from '../../../core/validation.ts'
@@ -10,7 +10,7 @@ import type { Db } from '../../../db/database.ts'
 import type { StoredApproval, WithdrawalStatus } from '../../../db/withdrawals.table.ts'
 import { adminMutation, recordCallerAction } from '../../audit/admin-operations.ts'
 import { type AccountChange, applyAccountChanges, findCurrencyPrecision } from '../accounts/accounts.repository.ts'
-import { ACCOUNTS_READ, ACCOUNTS_WRITE, insufficientBalanceIssue } from '../accounts/accounts.ts'
+import { ACCOUNTS_READ, ACCOUNTS_WRITE, amountIssues, insufficientBalanceIssue } from '../accounts/accounts.ts'
 import { tenantStream } from '../event-log/event-log.ts'
 import { accountKey, accountQueue } from './account-queue.ts'
 import {
@@ -140,24 +140,7 @@ async function checkRequest(db: Db, tenantId: string, body: WithdrawalBody): Pro
   if (precision === undefined) {
     issues.push({ type: 'value_error.currency', loc: ['body', 'currency'], msg: `unknown currency ${body.currency}`, input: body.currency })
   }
-  const amount = parseDecimal(body.amount)!
-  if (amount.coefficient === 0n) {
-    issues.push({
-      type: 'value_error.number.not_gt',
-      loc: ['body', 'amount'],
-      msg: 'ensure this value is greater than 0',
-      input: body.amount,
-      ctx: { limit_value: '0' },
-    })
-  } else if (precision !== undefined && !hasAtMostPlaces(amount, precision)) {
-    issues.push({
-      type: 'value_error.decimal.max_places',
-      loc: ['body', 'amount'],
-      msg: `ensure that there are no more than ${precision} decimal places`,
-      input: body.amount,
-      ctx: { decimal_places: precision },
-    })
-  }
+  issues.push(...amountIssues(body.amount, precision))
   // Another tenant's destination reads as an unknown one: a bank learns nothing of others'.
   if (!destination || destination.tenant_id !== tenantId || destination.currency !== body.currency) {
     issues.push({

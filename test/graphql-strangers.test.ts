@@ -263,6 +263,28 @@ describe('declarations the counting relies on', () => {
   })
 })
 
+describe('introspection is held by what it executes', () => {
+  // What an answer holds, counted: the work of resolving it, without a clock.
+  const values = (v: unknown): number => (v !== null && typeof v === 'object' ? Object.values(v).reduce((n: number, x) => n + values(x), 0) : 1)
+  const aliased = (n: number, selection: string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection}`).join(' ')} }`
+
+  it('a partial introspection repeated under aliases is admitted only up to about what a complete one returns', async () => {
+    const complete = await server.graphql(COMPLETE_INTROSPECTION_QUERY)
+    expect(complete.errors).toBeUndefined()
+    // Every field and argument, under as many aliases as the limit admits: once, 14 (the chains of
+    // `ofType` of the complete query, null below a named type, were counted whole).
+    const walk = '__schema { types { name description fields { name description args { name type { name } } } } }'
+    let admitted = 0
+    while ((await server.graphql(aliased(admitted + 1, walk))).errors === undefined) admitted++
+    expect(admitted).toBeGreaterThanOrEqual(1)
+    const answered = await server.graphql(aliased(admitted, walk))
+    expect(values(answered.data)).toBeLessThanOrEqual(2 * values(complete.data))
+    expect((await server.graphql(aliased(admitted + 1, walk))).errors).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(new RegExp(`over the limit of ${maxIntrospectionCost(schema)}$`)) }),
+    ])
+  })
+})
+
 /** A value of `type` that coerces: required input fields filled in, lists empty. */
 function sample(type: GraphQLInputType): unknown {
   if (isNonNullType(type)) return sample(type.ofType)

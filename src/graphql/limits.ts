@@ -107,12 +107,13 @@ export function operationLimitsRule(limits: GraphQLLimits = GRAPHQL_LIMITS): Val
         if (m.aliases > limits.maxAliases) report('aliases:', m.aliases, limits.maxAliases)
         if (m.directives > limits.maxDirectives) report('directives:', m.directives, limits.maxDirectives)
         // Introspection is held to its own limit: it costs by what it returns, and a complete one costs more than maxCost.
-        const cost = m.cost - m.introspectionCost
+        const cost = Math.round(m.cost - m.introspectionCost)
         if (node.operation === 'subscription') {
           if (cost > limits.maxEventCost) report('a cost per event of', cost, limits.maxEventCost)
         } else if (cost > limits.maxCost) report('a cost of', cost, limits.maxCost)
         const maxIntrospection = maxIntrospectionCost(schema, limits)
-        if (m.introspectionCost > maxIntrospection) report('an introspection cost of', m.introspectionCost, maxIntrospection)
+        const introspectionCost = Math.ceil(m.introspectionCost)
+        if (introspectionCost > maxIntrospection) report('an introspection cost of', introspectionCost, maxIntrospection)
       },
     }
   }

@@ -8,12 +8,14 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
+  type GraphQLType,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
   isListType,
   isObjectType,
   isUnionType,
+  isWrappingType,
   Kind,
   type OperationDefinitionNode,
   SchemaMetaFieldDef,
@@ -78,7 +80,9 @@ export function measureSelection(
       if (arg?.value.kind === Kind.INT) return Math.max(1, Math.min(Number(arg.value.value), COST_CAP))
       if (arg || def?.args.some((a) => a.name === name)) return options.listSize
     }
-    if (def && type?.name.startsWith('__') && isListType(getNullableType(def.type))) return sizes.get(`${type.name}.${def.name}`) ?? 1
+    if (def && type?.name.startsWith('__') && (isListType(getNullableType(def.type)) || sizes.has(`${type.name}.${def.name}`))) {
+      return sizes.get(`${type.name}.${def.name}`) ?? 1
+    }
     return 1
   }
 
@@ -162,15 +166,29 @@ export function introspectionListSizes(schema: GraphQLSchema): ReadonlyMap<strin
   let enumValues = 0
   let interfaces = 0
   let possibleTypes = 0
+  // Type references (of fields, arguments, input fields) and their wrappers (`[T!]!` is three).
+  let references = 0
+  let wrappers = 0
+  const refer = (ref: GraphQLType) => {
+    references++
+    for (let t = ref; isWrappingType(t); t = t.ofType) wrappers++
+  }
   for (const type of types) {
     if (isObjectType(type) || isInterfaceType(type)) {
       const own = Object.values(type.getFields())
       fields += own.length
-      for (const field of own) args += field.args.length
+      for (const field of own) {
+        args += field.args.length
+        refer(field.type)
+        for (const arg of field.args) refer(arg.type)
+      }
       interfaces += type.getInterfaces().length
       if (isInterfaceType(type)) possibleTypes += schema.getPossibleTypes(type).length
-    } else if (isInputObjectType(type)) inputFields += Object.keys(type.getFields()).length
-    else if (isEnumType(type)) enumValues += type.getValues().length
+    } else if (isInputObjectType(type)) {
+      const own = Object.values(type.getFields())
+      inputFields += own.length
+      for (const field of own) refer(field.type)
+    } else if (isEnumType(type)) enumValues += type.getValues().length
     else if (isUnionType(type)) possibleTypes += type.getTypes().length
   }
   const perType = (n: number) => Math.max(1, Math.ceil(n / Math.max(1, types.length)))
@@ -185,6 +203,12 @@ export function introspectionListSizes(schema: GraphQLSchema): ReadonlyMap<strin
     ['__Type.possibleTypes', perType(possibleTypes)],
     ['__Field.args', Math.max(1, Math.ceil(args / Math.max(1, fields)))],
     ['__Directive.args', Math.max(1, Math.ceil(directiveArgs / Math.max(1, directives.length)))],
+    // Not a list: the share of `__Type`s reached through a reference that have an `ofType` (the
+    // wrappers). graphql-js's introspection query follows `ofType` seven deep, but below a named
+    // type each level answers null and costs nothing: counted whole, those chains made the
+    // complete query look far costlier than what it executes, and so let partial queries that
+    // walk every field many times under aliases through the limit derived from it.
+    ['__Type.ofType', wrappers / Math.max(1, references + wrappers)],
   ])
   listSizes.set(schema, sizes)
   return sizes

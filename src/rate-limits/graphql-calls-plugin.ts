@@ -15,7 +15,7 @@ import type { RateLimits } from './rate-limits.ts'
 type Counters = { rateLimits: Pick<RateLimits, 'consumeAnon'> }
 
 /** Introspection cost (operation-cost.ts) that counts as one more call: a complete introspection is some 30 calls. */
-export const INTROSPECTION_COST_PER_CALL = 1_000
+export const INTROSPECTION_COST_PER_CALL = 400
 
 /**
  * A GraphQL request as it arrives, before its body is read: a caller whose token verifies goes on;

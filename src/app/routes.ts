@@ -18,6 +18,7 @@ import { withdrawalRoutes } from '../modules/exchange/withdrawals/withdrawals.re
 import { healthRoutes } from '../modules/system/health/health.rest.ts'
 import { userRoutes } from '../modules/tenants/users/users.rest.ts'
 import { docsPageRoutes } from './docs-page.ts'
+import { graphiqlAssetRoutes } from './graphiql.ts'
 import { openApiRoutes } from './openapi.ts'
 
 /**
@@ -45,9 +46,10 @@ export const routes: DocumentedRoute[] = [
   ...auditRoutes,
   ...openApiRoutes(() => routes),
   ...docsPageRoutes,
+  ...graphiqlAssetRoutes,
 ]
 
-/** The routes a server with this configuration serves: all, less the reference page when `DOCS=false`. */
-export function servedRoutes(config: { docs: boolean }): readonly DocumentedRoute[] {
-  return config.docs ? routes : routes.filter((route) => !docsPageRoutes.includes(route))
+/** The routes a server with this configuration serves: all, less the reference page when `DOCS=false` and GraphiQL's assets when `GRAPHIQL=false`. */
+export function servedRoutes(config: { docs: boolean; graphiql: boolean }): readonly DocumentedRoute[] {
+  return routes.filter((route) => (config.docs || !docsPageRoutes.includes(route)) && (config.graphiql || !graphiqlAssetRoutes.includes(route)))
 }

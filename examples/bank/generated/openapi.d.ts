@@ -1028,6 +1028,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/graphiql/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stylesheet, script or icon of the GraphiQL page
+         * @description Named by its content, so cached for good; gzipped when the request accepts it. Absent when `GRAPHIQL=false`. Not counted against a rate limit.
+         *
+         *     No token needed.
+         */
+        get: operations["getGraphiQLAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -6889,6 +6911,42 @@ export interface operations {
                 content: {
                     "text/javascript": string;
                     "text/css": string;
+                };
+            };
+            /** @description No such asset */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getGraphiQLAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                    "image/x-icon": string;
                 };
             };
             /** @description No such asset */

@@ -117,20 +117,20 @@ describe('fuzzing', () => {
         if (!chunk.long.some(([start, end]) => sent <= end && answered >= start)) continue
         sentAgain++
         const request = requests[i]!
-        const first = (await held(() => send(request))).ms
-        if (first <= MAX_LOOP_HOLD_MS) continue
-        const usual = (await held(() => sendRaw(port, benignOfSize(request.bytes.length), { expected: 1 }))).ms
-        const bound = Math.max(MAX_LOOP_HOLD_MS, TIMES_REFERENCE * usual)
-        if (first <= bound) continue
-        // A garbage collection of this process's heap (megabyte bodies) holds the loop now and
-        // then whatever request is in flight: a fault holds it on every try.
-        const second = (await held(() => send(request))).ms
-        if (second <= bound) continue
-        const third = (await held(() => send(request))).ms
-        if (third > bound) {
-          blockers.push(
-            `${request.kind} held the event loop ${first.toFixed(0)}, ${second.toFixed(0)} and ${third.toFixed(0)} ms (bound ${bound.toFixed(0)}): ${show(request.bytes)}`,
-          )
+        // Each try is judged against a benign request of its size sent right before it: a busy
+        // host slows both alike, and a fault holds the loop beyond that on every try.
+        const tries: { ms: number; bound: number }[] = []
+        for (let t = 0; t < 3; t++) {
+          const usual = (await held(() => sendRaw(port, benignOfSize(request.bytes.length), { expected: 1 }))).ms
+          const ms = (await held(() => send(request))).ms
+          tries.push({ ms, bound: Math.max(MAX_LOOP_HOLD_MS, TIMES_REFERENCE * usual) })
+          // A garbage collection of this process's heap (megabyte bodies) holds the loop now and
+          // then whatever request is in flight: one try within its bound clears the request.
+          if (ms <= tries.at(-1)!.bound) break
+        }
+        if (tries.length === 3 && tries.every(({ ms, bound }) => ms > bound)) {
+          const list = (key: 'ms' | 'bound') => tries.map((t) => t[key].toFixed(0)).join(', ')
+          blockers.push(`${request.kind} held the event loop ${list('ms')} ms (bounds ${list('bound')}): ${show(request.bytes)}`)
         }
       }
     }

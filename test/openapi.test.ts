@@ -49,11 +49,17 @@ describe('openapi.json', () => {
     expect(unauthorized.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TokenFailure' })
     for (const route of routes.filter((r) => (r.access ?? 'token') === 'token')) {
       const operation = document.paths[openApiPath(route.path)][route.method.toLowerCase()]
-      expect(operation.security, route.path).toEqual([{ bearerAuth: [] }])
+      expect(operation.security, route.path).toEqual([{ bearerAuth: [] }, { dpopAuth: [], dpopProof: [] }])
       expect(operation.responses['401'], route.path).toEqual({ $ref: '#/components/responses/Unauthorized' })
       expect(operation.responses['429'], route.path).toEqual({ $ref: '#/components/responses/TooManyRequests' })
     }
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    // DPoP (RFC 9449): the token under its own scheme, and a proof per call in the `DPoP` header.
+    expect(document.components.securitySchemes.dpopAuth).toMatchObject({ type: 'http', scheme: 'DPoP' })
+    expect(document.components.securitySchemes.dpopProof).toMatchObject({ type: 'apiKey', in: 'header', name: 'DPoP' })
+    for (const route of routes.filter((r) => r.access === 'login')) {
+      expect(document.paths[openApiPath(route.path)][route.method.toLowerCase()].security, route.path).toEqual([{}, { dpopProof: [] }])
+    }
     expect(document.components.responses.TooManyRequests.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' })
     expect(document.components.headers['Retry-After'].required).toBe(true)
   })

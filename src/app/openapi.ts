@@ -137,7 +137,7 @@ function operation(route: Route, doc: RouteDoc): ZodOpenApiOperationObject {
     description: [doc.description, scopeNote].filter(Boolean).join('\n\n'),
     tags: [doc.tag],
     ...(doc.deprecated ? { deprecated: true } : {}),
-    security: access === 'token' ? [{ bearerAuth: [] }] : [],
+    security: access === 'token' ? [{ bearerAuth: [] }, { dpopAuth: [], dpopProof: [] }] : access === 'login' ? [{}, { dpopProof: [] }] : [],
     ...(doc.params || doc.query || doc.requestHeaders
       ? {
           requestParams: {
@@ -200,6 +200,21 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): Record
             description:
               'Paste the token alone: the access token of a login or refresh (`tokens.access`), without `Bearer`. ' +
               'It is sent as `Authorization: Bearer <token>`, the header every other client sends itself.',
+          },
+          // RFC 9449: a client registered with `--dpop required` sends its token under the DPoP
+          // scheme with a fresh proof in the `DPoP` header on every call (docs/api.md, "Sender-constrained tokens (DPoP)").
+          dpopAuth: {
+            type: 'http',
+            scheme: 'DPoP',
+            description:
+              'For clients bound to a key (DPoP, RFC 9449): `Authorization: DPoP <token>`, with `dpopProof`. A bound token sent as `Bearer` is refused (401).',
+          },
+          dpopProof: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'DPoP',
+            description:
+              "A fresh proof JWT for this call (`typ: dpop+jwt`; `htm`, `htu`, `iat`, a new `jti`, `ath` = the token's SHA-256), signed by the key the token is bound to. Also sent to login and refresh to bind the tokens.",
           },
         },
         responses: unrouted,

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http'
+import { type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 
@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { convert } from 'xmlbuilder2'
 
 import { failure, runCommand } from '../src/app/cli-commands.ts'
-import { add, compareDecimals, decimalFromStore, type DecimalValue, subtract } from '../src/core/decimal.ts'
+import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecimalAtLeast, subtract } from '../src/core/decimal.ts'
+import { storedDecimalAtLeast } from '../src/modules/exchange/accounts/statement-formats.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { createMarket } from './helpers/markets.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -202,6 +203,37 @@ describe('GET /api/exchange/v1/accounts/<CODE>/statement', () => {
     expect(compareDecimals(sum, decimalFromStore(balances.CLBD.Amt['#']))).toBe(0)
   })
 
+  it('escapes references in every form as JSON.stringify, RFC 4180 and XML do', async () => {
+    const client = await createTestClient(server, { funded: false })
+    const references = ['back\\slash', 'tab\there', 'line\r\nbreak', 'ctrl\u0001', 'ü € 😀', '<a href="x">&amp;</a>', "it's", 'comma, "quoted"']
+    await sql`insert into accounts (tenant_id, currency, balance) values (${client.tenantId}, ${currency}, ${references.length})`.execute(server.services.db)
+    for (const [i, reference] of references.entries()) {
+      await sql`
+        insert into ledger_entries (uid, created_at, tenant_id, currency, amount, balance_after, kind, reference)
+        values (${uid(100 + i)}, ${`2026-04-01 00:00:0${i}`}::timestamp(6), ${client.tenantId}, ${currency}, 1, ${i + 1}, 'deposit', ${reference})`.execute(
+        server.services.db,
+      )
+    }
+    const query = 'from=2026-04-01T00:00:00Z&to=2026-04-02T00:00:00Z'
+    const json = await statement(query, client.token)
+    // Byte for byte what JSON.stringify writes of the same value (key order, escapes).
+    expect(json.text).toBe(JSON.stringify(json.body))
+    expect(json.body.entries.map((e: { reference: string }) => e.reference)).toEqual(references)
+    const csv = await statement(query, client.token, { accept: 'text/csv' })
+    const quoted = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
+    expect(csv.text.split('\r\n').slice(1, 3)).toEqual([
+      `2026-04-01T00:00:00.000000,${uid(100)},deposit,1.00,1.00,,,${references[0]}`,
+      `2026-04-01T00:00:01.000000,${uid(101)},deposit,1.00,2.00,,,${quoted(references[1]!)}`,
+    ])
+    expect(csv.text.endsWith(`,,,${quoted(references.at(-1)!)}\r\n`)).toBe(true)
+    const xml = await statement(query, client.token, { accept: 'application/xml' })
+    expect((convert(xml.text, { format: 'object' }) as any).Document.BkToCstmrStmt.Stmt.Ntry).toHaveLength(references.length)
+    // Markup escaped; XML 1.0 cannot carry U+0001: it shows U+FFFD.
+    const escaped = (value: string) =>
+      value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace('\u0001', '\uFFFD')
+    expect([...xml.text.matchAll(/<AddtlNtryInf>(.*?)<\/AddtlNtryInf>/gs)].map((m) => m[1])).toEqual(references.map(escaped))
+  })
+
   it('refuses a missing, unzoned, reversed or longer-than-366-days period with 422 and the documented detail', async () => {
     const detail = async (query: string) => {
       const res = await statement(query)
@@ -349,6 +381,26 @@ describe('account statement (CLI)', () => {
   })
 })
 
+describe('storedDecimalAtLeast', () => {
+  it('renders stored amounts as formatDecimalAtLeast does, at every precision', () => {
+    const texts = ['0', '-0', '0.00', '-0.000', '1', '-1', '10', '100.0', '-250.50', '0.25', '-0.25', '1.125', '12345678901234567890.000000001', '7.10']
+    // And a spread of generated ones: signs, zero or more integer digits, fractions with trailing zeros.
+    let seed = 7
+    const next = (n: number) => (seed = (seed * 48271) % 2147483647) % n
+    for (let i = 0; i < 2000; i++) {
+      const whole = next(3) === 0 ? '0' : String(1 + next(1_000_000))
+      const fraction = next(2) === 0 ? '' : `.${String(next(100_000)).padStart(1 + next(6), '0')}${'0'.repeat(next(3))}`
+      texts.push(`${next(2) === 0 ? '-' : ''}${whole}${fraction}`)
+    }
+    // Forms PostgreSQL does not write take the exact path, with the same answer.
+    texts.push('+5', '007.50', '-00.5', '.5', '5.')
+    for (const places of [-2, 0, 1, 2, 8]) {
+      const at = storedDecimalAtLeast(places)
+      for (const text of texts) expect(at(text), `${text} at ${places}`).toBe(formatDecimalAtLeast(decimalFromStore(text), Math.max(places, 0)))
+    }
+  })
+})
+
 describe('a long statement streams', () => {
   // The server runs in this process: its heap is this heap. A full collection before each sample
   // leaves what is held, not what was garbage.
@@ -382,16 +434,69 @@ describe('a long statement streams', () => {
     })
   }
 
-  async function tenantWithEntries(n: number): Promise<{ tenantId: string; code: string }> {
+  async function tenantWithEntries(n: number, every = '15 minutes'): Promise<{ tenantId: string; code: string }> {
     const client = await createTestClient(server, { funded: false })
     const code = (await createMarket(server.services.db, {}, { funded: false })).split('-')[1]!
     await sql`insert into accounts (tenant_id, currency, balance) values (${client.tenantId}, ${code}, ${n})`.execute(server.services.db)
     await sql`
       insert into ledger_entries (uid, created_at, tenant_id, currency, amount, balance_after, kind, reference)
-      select gen_random_uuid(), timestamp '2026-01-01' + i * interval '15 minutes', ${client.tenantId}, ${code}, 1, i, 'deposit', 'bulk-' || i
+      select gen_random_uuid(), timestamp '2026-01-01' + i * ${every}::interval, ${client.tenantId}, ${code}, 1, i, 'deposit', 'bulk-' || i
       from generate_series(1, ${n}::int) as i`.execute(server.services.db)
     return { tenantId: client.tenantId, code }
   }
+
+  it('holds a reader that stops reading to what its socket takes: the service stops reading pages, and buffers little', async () => {
+    // Several times what the kernel's socket buffers take (some MiB) in each form.
+    const { tenantId, code } = await tenantWithEntries(50_000, '5 minutes')
+    for (const accept of ['application/json', 'application/xml']) {
+      // The service's side of this request: what it has written, and the most its response held unsent.
+      let written = 0
+      let held = 0
+      const watch = (req: IncomingMessage, res: ServerResponse) => {
+        if (!req.url?.startsWith(`${API}/${code}/statement`)) return
+        const write = res.write.bind(res) as (chunk: string) => boolean
+        res.write = ((chunk: string) => {
+          const ok = write(chunk)
+          written += Buffer.byteLength(chunk)
+          held = Math.max(held, res.writableLength)
+          return ok
+        }) as typeof res.write
+      }
+      server.running.server.prependListener('request', watch)
+      const url = new URL(`${API}/${code}/statement?from=2025-12-01T00:00:00Z&to=2026-12-01T00:00:00Z&tenant_id=${tenantId}`, server.url)
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = httpRequest(url, { headers: { authorization: `Bearer ${admin.token}`, accept } }, (res) => {
+          // Reads nothing until told: what the socket takes is all the service can hand over.
+          res.pause()
+          resolve(res)
+        })
+        req.on('error', reject)
+        req.end()
+      })
+      expect(response.statusCode).toBe(200)
+      // Until the service stops writing (no clock to inject: it waits for the socket, not for time).
+      let last = -1
+      for (let still = 0; still < 10;) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        still = written === last ? still + 1 : 0
+        last = written
+      }
+      server.running.server.off('request', watch)
+      const stalled = written
+      const bytes = await new Promise<Buffer>((resolve, reject) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => resolve(Buffer.concat(chunks)))
+        response.on('error', reject)
+        response.resume()
+      })
+      // A statement written whole would have handed everything over, the unsent rest held in the response.
+      expect(stalled, `${accept}: ${stalled} of ${bytes.length} bytes written while the reader read nothing`).toBeLessThan(bytes.length / 2)
+      expect(held, `${accept}: ${held} bytes held unsent`).toBeLessThan(256 * 1024)
+      if (accept === 'application/json') expect(JSON.parse(bytes.toString('utf8')).entries).toHaveLength(50_000)
+      else expect(bytes.toString('utf8').split('<Ntry>')).toHaveLength(50_001)
+    }
+  }, 120_000)
 
   it('holds as much for 20,000 entries as for 2,000, in every form', async () => {
     const small = await tenantWithEntries(2_000)

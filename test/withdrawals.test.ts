@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { failure, runCommand } from '../src/app/cli-commands.ts'
@@ -231,6 +232,47 @@ describe('daily limits (account set-limit)', () => {
       `${JSON.stringify({ tenant_id: bank.tenantId, currency: 'USD', daily: null })}\n`,
     )
     expect((await request(bank, { currency: 'USD', amount: '100', destination_uid: bank.usd, reference: 'l-7' })).status).toBe(201)
+  })
+
+  it('counts a withdrawal in the UTC day it was asked in: one a microsecond before midnight is the day before, one at midnight the new day', async () => {
+    const bank = await newBank()
+    expect((await cli('account', 'set-limit', '--tenant', bank.tenantId, '--currency', 'USD', '--daily', '100')).code).toBe(0)
+    // The service's clock is the database's (`now()`, no other to inject): a withdrawal is moved
+    // across the boundary instead, to either side of the midnight that began the database's UTC day.
+    const askedAt = (uid: string, sinceMidnight: string) =>
+      sql`update withdrawals set created_at = date_trunc('day', timezone('utc', now())) + ${sinceMidnight}::interval where uid = ${uid}`.execute(
+        server.services.db,
+      )
+    const usd = (amount: string, reference: string) => request(bank, { currency: 'USD', amount, destination_uid: bank.usd, reference })
+
+    const late = await usd('80', 'day-1')
+    expect(late.status).toBe(201)
+    await askedAt(late.body.uid, '-1 microsecond')
+    // Yesterday's 80 is not today's: 80 more fits in today's 100.
+    const early = await usd('80', 'day-2')
+    expect(early.status).toBe(201)
+    await askedAt(early.body.uid, '0 seconds')
+    // Midnight itself is today's: 80 used, so 20.01 more is over.
+    const over = await usd('20.01', 'day-3')
+    expect(over.status).toBe(422)
+    expect(over.body.detail).toEqual([
+      {
+        type: 'value_error.withdrawal_limit',
+        loc: ['body', 'amount'],
+        msg: 'daily withdrawal limit exceeded: USD limit 100.00, used today 80.00',
+        input: '20.01',
+        ctx: { limit: '100.00', used: '80.00' },
+      },
+    ])
+    expect((await usd('20', 'day-4')).status).toBe(201)
+
+    // As listed: the first just before a midnight, the second on it, a day apart.
+    const listed = await server.request('GET', `${API}/withdrawals?currency=USD&limit=100`, { token: bank.token })
+    const createdAt = (uid: string) => listed.body.items.find((w: { uid: string }) => w.uid === uid).created_at as string
+    const [lateDay, lateTime] = createdAt(late.body.uid).split('T')
+    const [earlyDay, earlyTime] = createdAt(early.body.uid).split('T')
+    expect([lateTime, earlyTime]).toEqual(['23:59:59.999999', '00:00:00.000000'])
+    expect(Date.parse(`${earlyDay}T00:00:00Z`) - Date.parse(`${lateDay}T00:00:00Z`)).toBe(86_400_000)
   })
 
   it('refuses bad settings, naming the flag (exit 1), and a missing flag (exit 2)', async () => {

@@ -2,14 +2,15 @@ import { createCB, fragment } from 'xmlbuilder2'
 
 import { decimalFromStore, formatDecimalAtLeast } from '../../../core/decimal.ts'
 import { uuidv7 } from '../../../core/ids.ts'
-import { type LedgerEntryRecord, ledgerEntryRecord } from './account-records.ts'
+import { formatTimestamp } from '../../../core/timestamps.ts'
+import type { StatementEntry } from './statements.repository.ts'
 import { STATEMENT_CSV_COLUMNS, type StatementFormat } from './statements.schemas.ts'
 import { type Statement, statementHead } from './statements.ts'
 
 /**
  * A statement written out as it is read (docs/accounts.md, "Statements"): each form is a sequence
- * of text chunks, one per page of entries, so what is held at once is one page whatever the
- * period's length. The figures come first (they were summed before any entry is read).
+ * of text chunks of about CHUNK_CHARS, so what is held at once is a page of rows and a chunk
+ * whatever the period's length. The figures come first (they were summed before any entry is read).
  */
 export function statementChunks(statement: Statement, format: StatementFormat): AsyncGenerator<string> {
   if (format === 'csv') return csvChunks(statement)
@@ -23,14 +24,82 @@ export const STATEMENT_CONTENT_TYPES: Record<StatementFormat, string> = {
   camt053: 'application/xml; charset=utf-8',
 }
 
-async function* jsonChunks(statement: Statement): AsyncGenerator<string> {
-  const head = JSON.stringify(statementHead(statement))
-  yield `${head.slice(0, -1)},"entries":[`
+/**
+ * Characters per chunk handed to the writer: the socket gets text as soon as this much is
+ * rendered, whatever the page size, and no page's text is ever held whole.
+ */
+const CHUNK_CHARS = 32 * 1024
+
+/** Rows rendered one by one, handed over in chunks of about CHUNK_CHARS characters. */
+async function* chunked(statement: Statement, head: string, render: (entry: StatementEntry) => string, separator = ''): AsyncGenerator<string> {
+  let text = head
   let first = true
   for await (const rows of statement.pages()) {
-    yield `${first ? '' : ','}${rows.map((row) => JSON.stringify(ledgerEntryRecord(row))).join(',')}`
-    first = false
+    for (const row of rows) {
+      if (first) first = false
+      else text += separator
+      text += render(row)
+      if (text.length >= CHUNK_CHARS) {
+        yield text
+        text = ''
+      }
+    }
   }
+  if (text) yield text
+}
+
+/**
+ * PostgreSQL's `numeric` text at its currency's places, as formatDecimalAtLeast renders it (at
+ * least `places` digits after the point, more only when the value has them): by slicing the text,
+ * not through a bigint, since every entry has two amounts. Text in another form takes the exact path.
+ */
+export function storedDecimalAtLeast(places: number): (text: string) => string {
+  const wanted = Math.max(places, 0)
+  // What a value with f fraction digits lacks: PAD[f].
+  const pad = Array.from({ length: wanted + 1 }, (_, f) => (f >= wanted ? '' : `${f === 0 ? '.' : ''}${'0'.repeat(wanted - f)}`))
+  return (text) => {
+    const negative = text.charCodeAt(0) === 45
+    const start = negative ? 1 : 0
+    const dot = text.indexOf('.')
+    const whole = dot < 0 ? text.length : dot
+    // No sign but `-`, digits on both sides of the point, no leading zero (PostgreSQL writes none).
+    if (!PLAIN_DECIMAL.test(text) || (whole - start > 1 && text.charCodeAt(start) === 48)) return formatDecimalAtLeast(decimalFromStore(text), wanted)
+    let end = text.length
+    if (dot >= 0) {
+      while (end > dot + 1 && text.charCodeAt(end - 1) === 48) end--
+      if (end === dot + 1) end = dot
+    }
+    const fraction = end > whole ? end - whole - 1 : 0
+    // Zero has no sign.
+    const value = negative && end === 2 && text.charCodeAt(1) === 48 ? '0' : text.slice(0, end)
+    return fraction >= wanted ? value : `${value}${pad[fraction]}`
+  }
+}
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/
+
+/** Few kinds, many entries: each rendered once per statement. */
+function memo(render: (value: string) => string): (value: string) => string {
+  const seen = new Map<string, string>()
+  return (value) => {
+    let text = seen.get(value)
+    if (text === undefined) seen.set(value, (text = render(value)))
+    return text
+  }
+}
+
+/**
+ * One entry as ledgerEntryRecord's JSON, keys in its order (the tests compare the two), built as
+ * text: uids and timestamps need no escaping, the tenant and currency are the statement's.
+ */
+async function* jsonChunks(statement: Statement): AsyncGenerator<string> {
+  const head = JSON.stringify(statementHead(statement))
+  const at = storedDecimalAtLeast(statement.precision)
+  const owner = `","tenant_id":${JSON.stringify(statement.tenantId)},"currency":${JSON.stringify(statement.currency)},"amount":"`
+  const kind = memo((value) => JSON.stringify(value))
+  const uid = (value: string | null) => (value === null ? 'null' : `"${value}"`)
+  const render = (e: StatementEntry) =>
+    `{"uid":"${e.uid}","created_at":"${formatTimestamp(e.created_at)}${owner}${at(e.amount)}","balance_after":"${at(e.balance_after)}","kind":${kind(e.kind)},"order_uid":${uid(e.order_uid)},"trade_uid":${uid(e.trade_uid)},"reference":${e.reference === null ? 'null' : JSON.stringify(e.reference)}}`
+  yield* chunked(statement, `${head.slice(0, -1)},"entries":[`, render, ',')
   yield ']}'
 }
 
@@ -40,11 +109,13 @@ function csvField(value: string | null): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
 }
 
-const csvRow = (entry: LedgerEntryRecord) => `${STATEMENT_CSV_COLUMNS.map((column) => csvField(entry[column])).join(',')}\r\n`
-
+/** One row per entry in STATEMENT_CSV_COLUMNS' order. */
 async function* csvChunks(statement: Statement): AsyncGenerator<string> {
-  yield `${STATEMENT_CSV_COLUMNS.join(',')}\r\n`
-  for await (const rows of statement.pages()) yield rows.map((row) => csvRow(ledgerEntryRecord(row))).join('')
+  const at = storedDecimalAtLeast(statement.precision)
+  const kind = memo(csvField)
+  const render = (e: StatementEntry) =>
+    `${formatTimestamp(e.created_at)},${e.uid},${kind(e.kind)},${at(e.amount)},${at(e.balance_after)},${e.order_uid ?? ''},${e.trade_uid ?? ''},${csvField(e.reference)}\r\n`
+  yield* chunked(statement, `${STATEMENT_CSV_COLUMNS.join(',')}\r\n`, render)
 }
 
 /**
@@ -124,13 +195,12 @@ const max35Id = () => uuidv7().replace(/-/g, '')
 
 /**
  * ISO 20022 camt.053.001.08 (BankToCustomerStatement), built with xmlbuilder2's callback builder:
- * it hands over the document's text as elements are added, which is sent page by page. Amounts
+ * it hands over the document's text as elements are added, which is sent in chunks. Amounts
  * are unsigned with `CdtDbtInd` (`CRDT`/`DBIT`); each entry's `AcctSvcrRef` is its `uid`, its
  * bank transaction code the ledger kind (proprietary), its `NtryRef` the order's uid when it has one.
  */
 async function* camt053Chunks(statement: Statement): AsyncGenerator<string> {
   const head = statementHead(statement)
-  const places = Math.max(statement.precision, 0)
   let buffer: string[] = []
   const xml = createCB({ data: (chunk: string) => void buffer.push(chunk), prettyPrint: false })
   const take = () => {
@@ -176,24 +246,22 @@ async function* camt053Chunks(statement: Statement): AsyncGenerator<string> {
   summary('TtlCdtNtries', Number(statement.totals.credit_count), head.total_credits)
   summary('TtlDbtNtries', Number(statement.totals.debit_count), head.total_debits)
   xml.up()
-  yield take()
   const ntry = entryTemplate()
-  for await (const rows of statement.pages()) {
-    const parts: string[] = []
-    for (const row of rows) {
-      const entry = ledgerEntryRecord(row)
-      const amount = decimalFromStore(row.amount)
-      const credit = amount.coefficient > 0n
-      const unsigned = formatDecimalAtLeast({ coefficient: credit ? amount.coefficient : -amount.coefficient, scale: amount.scale }, places)
-      if (entry.order_uid !== null) parts.push(ntry.withRef[0], xmlText(entry.order_uid), ntry.withRef[1])
-      else parts.push(ntry.open)
-      parts.push(xmlText(entry.currency), ntry.body[0], unsigned, ntry.body[1], credit ? 'CRDT' : 'DBIT', ntry.body[2])
-      parts.push(isoDateTime(entry.created_at), ntry.body[3], entry.uid, ntry.body[4], entry.kind.toUpperCase(), ntry.body[5])
-      if (entry.reference !== null) parts.push(ntry.info[0], xmlText(entry.reference), ntry.info[1])
-      parts.push(ntry.close)
-    }
-    yield parts.join('')
+  const at = storedDecimalAtLeast(statement.precision)
+  const currency = xmlText(statement.currency)
+  const kind = memo((value) => xmlText(value.toUpperCase()))
+  const render = (e: StatementEntry) => {
+    const debit = e.amount.charCodeAt(0) === 45
+    const amount = at(debit ? e.amount.slice(1) : e.amount)
+    // A zero amount (none is written: docs/accounts.md) would be a debit, as its sign is not positive.
+    const credit = !debit && !ZERO.test(amount)
+    const open = e.order_uid === null ? ntry.open : `${ntry.withRef[0]}${xmlText(e.order_uid)}${ntry.withRef[1]}`
+    const info = e.reference === null ? '' : `${ntry.info[0]}${xmlText(e.reference)}${ntry.info[1]}`
+    return `${open}${currency}${ntry.body[0]}${amount}${ntry.body[1]}${credit ? 'CRDT' : 'DBIT'}${ntry.body[2]}${isoDateTime(formatTimestamp(e.created_at))}${ntry.body[3]}${e.uid}${ntry.body[4]}${kind(e.kind)}${ntry.body[5]}${info}${ntry.close}`
   }
+  yield* chunked(statement, take(), render)
   xml.up().up().up().end()
   yield take()
 }
+
+const ZERO = /^[0.]*$/

@@ -9,10 +9,21 @@ import type { LedgerEntryRow } from './account-records.ts'
 import { findCurrencyPrecision } from './accounts.repository.ts'
 import { MAX_CURRENCY_LENGTH } from './accounts.schemas.ts'
 import { ACCOUNTS_READ } from './accounts.ts'
-import { type EntryKey, entryKey, statementEntryPage, type StatementTotals, statementTotals } from './statements.repository.ts'
+import {
+  type EntryKey,
+  entryKey,
+  type StatementEntry,
+  statementEntryPage,
+  statementEntryRows,
+  type StatementTotals,
+  statementTotals,
+} from './statements.repository.ts'
 import { statementCliInput, type StatementFormat, statementPageArgs, statementQuery } from './statements.schemas.ts'
 
-/** Entries read per keyset page: what a statement holds in memory at once, whatever its length. */
+/**
+ * Entries read per keyset page. A statement holds two pages at once (the one being written and
+ * the next, read meanwhile), whatever its length (docs/performance.md, "Statements").
+ */
 export const STATEMENT_PAGE_ROWS = 2000
 
 /**
@@ -27,8 +38,11 @@ export interface Statement {
   from: string
   to: string
   totals: StatementTotals
-  /** The period's entries, oldest first, in pages; never more than `totals.count` (entries committed since are left out). */
-  pages: () => AsyncGenerator<LedgerEntryRow[]>
+  /**
+   * The period's entries, oldest first, in pages; never more than `totals.count` (entries
+   * committed since are left out). The next page is read while the caller writes this one.
+   */
+  pages: () => AsyncGenerator<StatementEntry[]>
 }
 
 /** The figures of a statement as its JSON form has them, in order. */
@@ -70,14 +84,23 @@ export async function openStatement(db: Db, tenantId: string, currency: string, 
     to: period.to,
     totals: { ...totals, count, credit_count: Number(totals.credit_count), debit_count: Number(totals.debit_count) },
     pages: async function* () {
-      let after: EntryKey | undefined
       let left = count
-      while (left > 0) {
-        const rows = await statementEntryPage(db, tenantId, code, period, after, Math.min(STATEMENT_PAGE_ROWS, left), precision)
-        if (rows.length === 0) return
-        left -= rows.length
-        after = rows.at(-1)!
-        yield rows
+      const read = (after: EntryKey | undefined) => statementEntryRows(db, tenantId, code, period, after, Math.min(STATEMENT_PAGE_ROWS, left))
+      // The database works on the next page while this one is rendered and sent: reading and
+      // writing in turn left the service idle for a round trip per page.
+      let next = left > 0 ? read(undefined) : undefined
+      try {
+        while (next) {
+          const rows = await next
+          next = undefined
+          if (rows.length === 0) return
+          left -= rows.length
+          if (left > 0) next = read(rows.at(-1)!)
+          yield rows
+        }
+      } finally {
+        // A client that left: the page read ahead is dropped, its failure too.
+        next?.catch(() => {})
       }
     },
   }

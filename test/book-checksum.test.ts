@@ -371,7 +371,7 @@ const tenths = (n: number) => (n % 10 === 0 ? String(n / 10) : (n / 10).toFixed(
 describe('a client keeping a book from snapshot + book events', () => {
   it('computes the checksum of every book event, and of a fresh snapshot at the end, for generated sequences', { timeout: 120_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 40 }), async (ops) => {
+      fc.asyncProperty(fc.array(op, { minLength: 20, maxLength: 40, size: 'max' }), async (ops) => {
         const symbol = await createMarket(
           server.services.db,
           { price_precision: 1, quantity_precision: 1, min_order_quantity: '0.1', tick_size: '0.1' },
@@ -382,6 +382,11 @@ describe('a client keeping a book from snapshot + book events', () => {
           tenants.map((t) => t.tenantId),
           symbol.split('-'),
         )
+        // 11 levels a side beyond the generated prices, so sweeps and cancels move levels in and out of the best 10.
+        for (let i = 0; i < 11; i++) {
+          await placeOrder(server, tenants[2]!.token, limit(symbol, 'buy', '0.5', tenths(79 - i)))
+          await placeOrder(server, tenants[2]!.token, limit(symbol, 'sell', '0.5', tenths(121 + i)))
+        }
         const first = (await book(symbol, '?depth=100')).body
         // Clients that started from the first snapshot, and from later ones: each sees the same checksums.
         const clients: { local: LocalBook; after: number }[] = [{ local: new LocalBook(first), after: first.sequence }]
@@ -432,7 +437,7 @@ describe('a client keeping a book from snapshot + book events', () => {
         }
         expect(bookEvents).toBeGreaterThan(0)
       }),
-      { numRuns: 12 },
+      { numRuns: 8 },
     )
   })
 
@@ -447,11 +452,13 @@ describe('a client keeping a book from snapshot + book events', () => {
             kind: fc.constantFrom('limit', 'limit', 'limit', 'market', 'cancel', 'reduce'),
             tenant: fc.nat(2),
             side: fc.constantFrom<Side>('buy', 'sell'),
-            price: fc.integer({ min: 80, max: 120 }),
+            // Bids from 6.0, asks up to 14.0, overlapping in part: each side soon holds more than 10 levels.
+            offset: fc.integer({ min: 0, max: 44 }),
             quantity: fc.integer({ min: 1, max: 60 }),
             pick: fc.nat(200),
           }),
-          { minLength: 1, maxLength: 300 },
+          // Long sequences (fast-check's default size keeps arrays to a handful of items), so the sides grow past 10 levels.
+          { minLength: 50, maxLength: 300, size: 'max' },
         ),
         (steps) => {
           const memory = new OrderBook()
@@ -473,7 +480,8 @@ describe('a client keeping a book from snapshot + book events', () => {
           for (const [i, step] of steps.entries()) {
             const uid = `o${i}`
             // Some prices and quantities with more places than others, so the book's scales grow on the way.
-            const price = d(i % 7 === 0 ? `${(step.price / 10).toFixed(1)}5` : `${step.price / 10}`)
+            const tenthsPrice = (step.side === 'buy' ? 60 : 96) + step.offset
+            const price = d(i % 7 === 0 ? `${(tenthsPrice / 10).toFixed(1)}5` : `${tenthsPrice / 10}`)
             if (step.kind === 'limit' || step.kind === 'market') {
               const result = memory.match({
                 uid,

@@ -72,6 +72,7 @@ export class OrderBook {
   /** The sides' best levels as last captured; null once a change reached them. */
   private bidTop: SideTop | null = null
   private askTop: SideTop | null = null
+  private lastTop: BookTop | null = null
 
   get size(): number {
     return this.orders.size
@@ -302,14 +303,20 @@ export class OrderBook {
 
   /** Both sides' best levels as they stand, captured again only where a change reached them. */
   private top(): BookTop {
-    this.askTop ??= this.capture(this.asks)
-    this.bidTop ??= this.capture(this.bids)
-    return { asks: this.askTop, bids: this.bidTop }
+    const asks = (this.askTop ??= this.capture(this.asks))
+    const bids = (this.bidTop ??= this.capture(this.bids))
+    if (this.lastTop?.asks !== asks || this.lastTop.bids !== bids) this.lastTop = { asks, bids }
+    return this.lastTop
   }
 
   private capture(book: readonly LevelNode[]): SideTop {
-    const units: bigint[] = []
-    for (let i = book.length - 1; i >= 0 && i >= book.length - CHECKSUM_LEVELS; i--) units.push(book[i]!.price, book[i]!.total)
+    const n = Math.min(book.length, CHECKSUM_LEVELS)
+    const units = new Array<bigint>(2 * n)
+    for (let i = 0; i < n; i++) {
+      const level = book[book.length - 1 - i]!
+      units[2 * i] = level.price
+      units[2 * i + 1] = level.total
+    }
     return { priceScale: this.priceScale, quantityScale: this.quantityScale, units }
   }
 

@@ -442,11 +442,11 @@ describe('a client keeping a book from snapshot + book events', () => {
   })
 
   it('holds for the in-memory book alone: every level change carries the best levels as that change left them', () => {
-    const places = 2
-    const render = (value: DecimalValue) => formatDecimalAtLeast(value, places)
     const d = (text: string) => parseDecimal(text)!
     fc.assert(
       fc.property(
+        // The symbol's places: fewer than the book's scale (trailing zeros dropped), as many, or more (padded).
+        fc.constantFrom(0, 1, 2, 3),
         fc.array(
           fc.record({
             kind: fc.constantFrom('limit', 'limit', 'limit', 'market', 'cancel', 'reduce'),
@@ -460,7 +460,8 @@ describe('a client keeping a book from snapshot + book events', () => {
           // Long sequences (fast-check's default size keeps arrays to a handful of items), so the sides grow past 10 levels.
           { minLength: 50, maxLength: 300, size: 'max' },
         ),
-        (steps) => {
+        (places, steps) => {
+          const render = (value: DecimalValue) => formatDecimalAtLeast(value, places)
           const memory = new OrderBook()
           const local = new LocalBook({ bids: [], asks: [] })
           const resting: string[] = []

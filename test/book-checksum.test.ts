@@ -7,11 +7,13 @@ import { type DecimalValue, formatDecimalAtLeast, parseDecimal } from '../src/co
 import { capturedSideText } from '../src/modules/exchange/market/book-checksum.ts'
 import { type LevelChange, OrderBook } from '../src/modules/exchange/matching/order-book.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { onPostgres } from './helpers/database.ts'
 import { openSse } from './helpers/event-stream.ts'
 import { fundTenants } from './helpers/funding.ts'
 import { createMarket } from './helpers/markets.ts'
 import { ORDERS, placeOrder } from './helpers/orders.ts'
-import { startTestServer, type TestServer } from './helpers/server.ts'
+import { type ServerProcess, startServerProcess } from './helpers/process.ts'
+import { startTestServer, TEST_BASE_URL, type TestServer } from './helpers/server.ts'
 
 /**
  * Book integrity (docs/api.md, "Book integrity"): the snapshot and every `book` event carry the
@@ -508,5 +510,65 @@ describe('a client keeping a book from snapshot + book events', () => {
       ),
       { numRuns: 200 },
     )
+  })
+})
+
+// Each instance keeps its own copy of the book and catches up with what the other wrote
+// (docs/matching.md, "Many instances"): the checksums it writes must be of the book as stored.
+describe.skipIf(!onPostgres)('two instances on one PostgreSQL', () => {
+  let other: ServerProcess
+  let symbol: string
+  beforeAll(async () => {
+    // Before the other instance starts, so its symbol cache knows the market.
+    symbol = await createMarket(server.services.db)
+    other = await startServerProcess({ DATABASE_URL: server.database.databaseUrl!, DATA_DIR: server.database.dataDir, PUBLIC_BASE_URL: TEST_BASE_URL })
+  }, 120_000)
+  afterAll(async () => {
+    await other?.stop()
+  })
+
+  it('write book events whose checksums a client keeping the book confirms, whichever instance matched', { timeout: 60_000 }, async () => {
+    const first = (await book(symbol, '?depth=100')).body
+    const local = new LocalBook(first)
+    const viaOther = (token: string, body: unknown) =>
+      fetch(`${other.url}${ORDERS}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    // Asks and bids 12 levels deep, placed through both instances in turn, then sweeps through each.
+    for (let i = 0; i < 12; i++) {
+      const ask = limit(symbol, 'sell', '1', `${20 + i}.00`)
+      const bid = limit(symbol, 'buy', '1', (10 - i / 2).toFixed(2))
+      if (i % 2 === 0) {
+        expect((await placeOrder(server, tenants[0]!.token, ask)).status).toBe(201)
+        const res = await viaOther(tenants[1]!.token, bid)
+        expect(res.status, await res.clone().text()).toBe(201)
+      } else {
+        expect((await viaOther(tenants[0]!.token, ask)).status).toBe(201)
+        expect((await placeOrder(server, tenants[1]!.token, bid)).status).toBe(201)
+      }
+    }
+    const placed = async (res: Promise<Response> | ReturnType<typeof placeOrder>) => {
+      const answer = await res
+      expect(answer.status, JSON.stringify('json' in answer ? await answer.clone().json() : answer.body)).toBe(201)
+    }
+    const market = (side: Side, quantity: string) => ({ symbol, side, type: 'market', quantity })
+    await placed(viaOther(tenants[2]!.token, market('buy', '3')))
+    // Only part of the best bid: the other instance's copy changes that level in place when it catches up.
+    await placed(placeOrder(server, tenants[2]!.token, market('sell', '0.5')))
+    await placed(viaOther(tenants[2]!.token, limit(symbol, 'buy', '1.5', '24.00')))
+    await placed(placeOrder(server, tenants[2]!.token, market('sell', '2.5')))
+    await placed(viaOther(tenants[0]!.token, limit(symbol, 'sell', '1', '8.00')))
+    let checked = 0
+    for (const event of await eventsAfter(symbol, first.sequence)) {
+      if (event.type !== 'book') continue
+      local.apply(event.book)
+      expect(local.checksum, JSON.stringify(event)).toBe(event.book.checksum)
+      checked++
+    }
+    expect(checked).toBeGreaterThan(24)
+    const last = (await book(symbol, '?depth=100')).body
+    expect(last.checksum).toBe(local.checksum)
   })
 })

@@ -40,7 +40,7 @@ const ORDER_EVENTS = `subscription($after: String) {
   orderEvents(after: $after) { sequence type createdAt order { uid status filledQuantity averagePrice } fill { role price quantity } }
 }`
 const MARKET_EVENTS = `subscription($symbol: String!, $after: String) {
-  marketEvents(symbol: $symbol, after: $after) { sequence type createdAt trade { price quantity takerSide sequence } book { side price quantity orders } candle { openTime open high low close volume tradeCount } }
+  marketEvents(symbol: $symbol, after: $after) { sequence type createdAt trade { price quantity takerSide sequence } book { side price quantity orders checksum } candle { openTime open high low close volume tradeCount } }
 }`
 const sell = (symbol: string, quantity: string, price: string) => ({ symbol, side: 'sell', type: 'limit', quantity, price })
 const buy = (symbol: string, quantity: string, price: string) => ({ symbol, side: 'buy', type: 'limit', quantity, price })
@@ -93,7 +93,7 @@ describe('GraphQL subscriptions over SSE', () => {
         type: e.type,
         createdAt: e.created_at,
         trade: e.trade ? { price: e.trade.price, quantity: e.trade.quantity, takerSide: e.trade.taker_side, sequence: String(e.trade.sequence) } : null,
-        book: e.book ?? null,
+        book: e.book ? { ...e.book, checksum: String(e.book.checksum) } : null,
         candle: e.candle
           ? {
               openTime: e.candle.open_time,

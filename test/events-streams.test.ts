@@ -1,3 +1,5 @@
+import { crc32 } from 'node:zlib'
+
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -262,8 +264,8 @@ describe('GET /api/exchange/v1/symbols/<symbol>/events', () => {
     expect(candle.candle).toMatchObject({ interval: '1m', open: '10.00', close: '10.00', volume: '1.00', trade_count: 1 })
     expect(trade.trade).toMatchObject({ symbol, price: '10.00', quantity: '1.00', taker_side: 'buy', sequence: snapshot.sequence + 1 })
     expect(Object.keys(trade.trade)).toEqual(['uid', 'symbol', 'price', 'quantity', 'taker_side', 'created_at', 'sequence'])
-    expect(ask.book).toEqual({ side: 'sell', price: '10.00', quantity: '2.00', orders: 1 })
-    expect(bid.book).toEqual({ side: 'buy', price: '9.00', quantity: '1.00', orders: 1 })
+    expect(ask.book).toEqual({ side: 'sell', price: '10.00', quantity: '2.00', orders: 1, checksum: crc32('10.00:2.00|') })
+    expect(bid.book).toEqual({ side: 'buy', price: '9.00', quantity: '1.00', orders: 1, checksum: crc32('10.00:2.00|9.00:1.00') })
     const book = (await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book`, { token: alice.token })).body
     expect(book).toMatchObject({
       sequence: snapshot.sequence + 4,

@@ -1,3 +1,5 @@
+import { crc32 } from 'node:zlib'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { marketStream, readEvents, tenantStream } from '../src/modules/exchange/events/events.repository.ts'
@@ -89,10 +91,10 @@ describe('events written by matching passes', () => {
 
     const market = await bodies(readEvents(server.services.db, marketStream(symbol), 0, 100))
     expect(market.map((e) => [e.sequence, e.type, e.trade ?? e.book ?? e.candle])).toEqual([
-      [1, 'book', { side: 'sell', price: '10.00', quantity: '2.00', orders: 1 }],
+      [1, 'book', { side: 'sell', price: '10.00', quantity: '2.00', orders: 1, checksum: crc32('10.00:2.00|') }],
       [2, 'trade', expect.objectContaining({ symbol, price: '10.00', quantity: '2.00', taker_side: 'buy', sequence: 2 })],
       [3, 'candle', expect.objectContaining({ interval: '1m', open: '10.00', close: '10.00', volume: '2.00', quote_volume: '20.00', trade_count: 1 })],
-      [4, 'book', { side: 'sell', price: '10.00', quantity: '0', orders: 0 }],
+      [4, 'book', { side: 'sell', price: '10.00', quantity: '0', orders: 0, checksum: crc32('|') }],
     ])
     expect((await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book`, { token: alice.token })).body.sequence).toBe(4)
   })
@@ -140,8 +142,8 @@ describe('events written by matching passes', () => {
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1))
     const market = await bodies(readEvents(server.services.db, marketStream(symbol), 0, 100))
     expect(market.map((e) => [e.sequence, e.type, e.book])).toEqual([
-      [1, 'book', { side: 'buy', price: '5.00', quantity: '1.00', orders: 1 }],
-      [2, 'book', { side: 'buy', price: '5.00', quantity: '0', orders: 0 }],
+      [1, 'book', { side: 'buy', price: '5.00', quantity: '1.00', orders: 1, checksum: crc32('|5.00:1.00') }],
+      [2, 'book', { side: 'buy', price: '5.00', quantity: '0', orders: 0, checksum: crc32('|') }],
     ])
   })
 })

@@ -112,7 +112,7 @@ describe('Order.fills', () => {
 
 describe('Symbol.orderBook and Symbol.trades under a list of symbols', () => {
   const ALL = `symbols(limit: 100) { items { symbol`
-  const BOOK_AND_TRADES = `orderBook(depth: 2) { symbol sequence bids { price quantity orders } asks { price quantity orders } } trades(limit: 3) { uid symbol price quantity takerSide createdAt sequence }`
+  const BOOK_AND_TRADES = `orderBook(depth: 2) { symbol sequence checksum bids { price quantity orders } asks { price quantity orders } } trades(limit: 3) { uid symbol price quantity takerSide createdAt sequence }`
 
   it('are read in one statement each for every symbol, whatever their number', async () => {
     const bare = await statementsOf(`{ ${ALL} } } }`, alice.token)
@@ -130,7 +130,7 @@ describe('Symbol.orderBook and Symbol.trades under a list of symbols', () => {
       const trades = (await server.request('GET', `/api/exchange/v1/symbols/${symbol}/trades?limit=3`, { token: alice.token })).body
       expect(items.get(symbol)).toEqual({
         symbol,
-        orderBook: { ...book, sequence: String(book.sequence) },
+        orderBook: { ...book, sequence: String(book.sequence), checksum: String(book.checksum) },
         trades: trades.items.map((t: any) => ({
           uid: t.uid,
           symbol,

@@ -1,3 +1,5 @@
+import { crc32 } from 'node:zlib'
+
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -76,7 +78,13 @@ describe('matching in price-time priority', () => {
 
     // The book holds the taker's rest at its own price; the sequence counts every market event so far.
     // The ask (1), then the trade (2), its candle (3) and the two levels it changed (4, 5).
-    expect(await book(symbol)).toEqual({ symbol, sequence: 5, bids: [{ price: '101.00', quantity: '0.50', orders: 1 }], asks: [] })
+    expect(await book(symbol)).toEqual({
+      symbol,
+      sequence: 5,
+      checksum: crc32('|101.00:0.50'),
+      bids: [{ price: '101.00', quantity: '0.50', orders: 1 }],
+      asks: [],
+    })
     const trades = (await get(carol, `/api/exchange/v1/symbols/${symbol}/trades`)).body
     expect(trades).toEqual({
       heads: expect.objectContaining({ taker_side: { en: 'Taker Side' }, sequence: { en: 'Sequence' } }),
@@ -285,6 +293,8 @@ describe('market data', () => {
     expect(top).toEqual({
       symbol,
       sequence: 7,
+      // Of the best 10 levels of each side, whatever the depth.
+      checksum: crc32('11.00:1.00,12.00:1.00,13.00:1.00|9.00:1.00,8.00:5.00,7.00:1.00'),
       bids: [{ price: '9.00', quantity: '1.00', orders: 1 }],
       asks: [{ price: '11.00', quantity: '1.00', orders: 1 }],
     })

@@ -459,7 +459,7 @@ export interface paths {
         };
         /**
          * A symbol's order book
-         * @description What rests on each side, by price level, with the market sequence it reflects. Public market data: no tenant appears in it.
+         * @description What rests on each side, by price level (merged by a price step with `group`), with the market sequence it reflects and the checksum of its best 10 levels per side (docs/api.md, "Book integrity"). Public market data: no tenant appears in it.
          *
          *     Requires the scope `symbols:read`.
          */
@@ -1310,6 +1310,8 @@ export interface components {
             quantity: components["schemas"]["Decimal"];
             /** @description Orders now resting at this price. */
             orders: number;
+            /** @description CRC-32 (unsigned) of the book as this change leaves it: its best 10 asks then best 10 bids (docs/api.md, "Book integrity"). Absent only from events written before checksums existed. */
+            checksum?: number;
         };
         CancelAfter: {
             /** @description When the open orders will be cancelled (UTC); null when disarmed. */
@@ -1948,6 +1950,11 @@ export interface components {
             symbol: string;
             /** @description The market sequence this snapshot reflects: apply the market events after it. */
             sequence: number;
+            /**
+             * @description CRC-32 (unsigned) of the best 10 asks then the best 10 bids as `price:quantity`, each side joined by `,`, the sides by `|` (of the grouped levels when `group` is given; docs/api.md, "Book integrity"). Whatever `depth`.
+             * @example 2343686810
+             */
+            checksum: number;
             /** @description Buy levels, highest price first. */
             bids: components["schemas"]["BookLevel"][];
             /** @description Sell levels, lowest price first. */
@@ -4724,6 +4731,8 @@ export interface operations {
         parameters: {
             query?: {
                 depth?: number;
+                /** @description Merge levels by this price step, a multiple of the symbol's tick size: bids into the step at or below their price, asks into the step at or above; quantities and orders are summed. */
+                group?: string;
             };
             header?: never;
             path: {

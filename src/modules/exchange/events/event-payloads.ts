@@ -33,7 +33,7 @@ export function tenantEventTail(type: TenantEventType, createdAt: string, order:
 }
 
 /** A market event's body, typed: `marketEventPayload` frames it (event-log/event-log.ts). */
-export type MarketEventBody = { trade: TradeRecord } | { book: BookLevel } | { candle: CandleEventBody }
+export type MarketEventBody = { trade: TradeRecord } | { book: BookLevel & { checksum: number } } | { candle: CandleEventBody }
 
 export interface BookLevel {
   side: 'buy' | 'sell'

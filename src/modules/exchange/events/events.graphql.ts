@@ -39,6 +39,7 @@ interface BookLevelChange {
   price: string
   quantity: string
   orders: number
+  checksum?: number
 }
 
 interface MarketEventBody {
@@ -107,6 +108,12 @@ const BookLevelChangeType = builder.objectRef<BookLevelChange>('BookLevelChange'
     price: t.expose('price', { type: 'Decimal' }),
     quantity: t.expose('quantity', { type: 'Decimal' }),
     orders: t.exposeInt('orders'),
+    checksum: t.string({
+      nullable: true,
+      description:
+        'CRC-32 (an unsigned 32-bit integer, as text) of the book as this change leaves it: its best 10 asks then best 10 bids. Null only for events written before checksums existed.',
+      resolve: (level) => (level.checksum === undefined ? null : String(level.checksum)),
+    }),
   }),
 })
 

@@ -95,6 +95,10 @@ const bookLevelChangeSchema = z
     price: decimalString,
     quantity: decimalString.meta({ description: 'The level\'s new total; "0" removes the level.' }),
     orders: z.int().min(0).meta({ description: 'Orders now resting at this price.' }),
+    checksum: z.int().min(0).max(0xffffffff).optional().meta({
+      description:
+        'CRC-32 (unsigned) of the book as this change leaves it: its best 10 asks then best 10 bids (docs/api.md, "Book integrity"). Absent only from events written before checksums existed.',
+    }),
   })
   .meta({ id: 'BookLevelChange' })
 

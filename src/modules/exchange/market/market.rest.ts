@@ -14,13 +14,14 @@ export const marketRoutes: DocumentedRoute[] = [
     method: 'GET',
     path: `${SYMBOL}/book`,
     handler: async ({ ctx, params, query }) => {
-      const { symbol, sequence, bids, asks } = await getOrderBook(ctx, params.symbol!, query)
-      return { body: { symbol, sequence, bids, asks } }
+      const { symbol, sequence, checksum, bids, asks } = await getOrderBook(ctx, params.symbol!, query)
+      return { body: { symbol, sequence, checksum, bids, asks } }
     },
     doc: {
       operationId: 'getOrderBook',
       summary: "A symbol's order book",
-      description: 'What rests on each side, by price level, with the market sequence it reflects. Public market data: no tenant appears in it.',
+      description:
+        'What rests on each side, by price level (merged by a price step with `group`), with the market sequence it reflects and the checksum of its best 10 levels per side (docs/api.md, "Book integrity"). Public market data: no tenant appears in it.',
       tag: 'exchange',
       scope: SYMBOLS_READ,
       params: symbolParams,

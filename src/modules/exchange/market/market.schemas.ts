@@ -1,17 +1,37 @@
 import { z } from 'zod'
 
+import { isPositive } from '../../../core/decimal.ts'
 import { intParam } from '../../../core/lists.ts'
 import { decimalString, listEnvelopeSchema, timestampText, uuidText } from '../../../core/response-schemas.ts'
-import { ORDER_SIDES } from '../orders/orders.schemas.ts'
+import { customIssue } from '../../../core/validation.ts'
+import { decimalText, ORDER_SIDES } from '../orders/orders.schemas.ts'
 
 export const MAX_BOOK_DEPTH = 100
 export const DEFAULT_BOOK_DEPTH = 20
 export const MAX_TRADES = 100
 export const DEFAULT_TRADES = 50
 
-/** `GET …/symbols/<symbol>/book`: how many price levels of each side. */
+/**
+ * A price step to merge levels by: a positive decimal; that it is a multiple of the symbol's
+ * tick size is checked with the symbol (market.ts).
+ */
+const groupParam = decimalText
+  .superRefine((input, ctx) => {
+    if (!isPositive(input.value)) {
+      customIssue(ctx, { type: 'value_error.number.not_gt', msg: 'ensure this value is greater than 0', input: input.text, ctx: { limit_value: '0' } })
+    }
+  })
+  .optional()
+  .meta({
+    override: { type: 'string', example: '0.5' },
+    description:
+      "Merge levels by this price step, a multiple of the symbol's tick size: bids into the step at or below their price, asks into the step at or above; quantities and orders are summed.",
+  })
+
+/** `GET …/symbols/<symbol>/book`: how many price levels of each side, and the price step that merges them. */
 export const bookQuery = z.strictObject({
   depth: intParam(1, MAX_BOOK_DEPTH, DEFAULT_BOOK_DEPTH, 'Price levels of each side, best first.'),
+  group: groupParam,
 })
 
 /** `GET …/symbols/<symbol>/trades`: how many of the latest trades. */
@@ -38,6 +58,11 @@ export const orderBookSchema = z
   .object({
     symbol: z.string().meta({ example: 'USD-IRR' }),
     sequence: marketSequence.meta({ description: 'The market sequence this snapshot reflects: apply the market events after it.' }),
+    checksum: z.int().min(0).max(0xffffffff).meta({
+      description:
+        'CRC-32 (unsigned) of the best 10 asks then the best 10 bids as `price:quantity`, each side joined by `,`, the sides by `|` (of the grouped levels when `group` is given; docs/api.md, "Book integrity"). Whatever `depth`.',
+      example: 2343686810,
+    }),
     bids: z.array(bookLevelSchema).meta({ description: 'Buy levels, highest price first.' }),
     asks: z.array(bookLevelSchema).meta({ description: 'Sell levels, lowest price first.' }),
   })

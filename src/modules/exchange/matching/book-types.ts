@@ -1,4 +1,5 @@
 import type { DecimalValue } from '../../../core/decimal.ts'
+import type { BookTop } from '../market/book-checksum.ts'
 
 /** The order book's public shapes (order-book.ts): what goes in, what a match answers. */
 
@@ -41,6 +42,8 @@ export interface LevelChange {
   /** New total at that level; 0 means the level is gone. */
   quantity: DecimalValue
   orders: number
+  /** The best levels of both sides right after this change, for the book event's checksum (docs/api.md, "Book integrity"). */
+  top: BookTop
 }
 
 export type CancelReason = 'unfilled' | 'self_trade'

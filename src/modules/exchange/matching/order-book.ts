@@ -1,4 +1,5 @@
 import { type DecimalValue, normalize } from '../../../core/decimal.ts'
+import { type BookTop, CHECKSUM_LEVELS, type SideTop } from '../market/book-checksum.ts'
 import type { CancelReason, Fill, IncomingOrder, Level, LevelChange, MatchResult, RestingOrder, Side } from './book-types.ts'
 
 export { averagePrice, divideRounded } from './average-price.ts'
@@ -23,8 +24,6 @@ interface LevelNode {
   count: number
   head: OrderNode | null
   tail: OrderNode | null
-  /** Epoch of the last match that touched it, so change tracking needs no per-call Map. */
-  touched: number
 }
 
 const POW10: bigint[] = [1n]
@@ -55,6 +54,10 @@ function decimal(units: bigint, scale: number): DecimalValue {
  * level is a binary search plus a memmove of pointers, which for the few thousand levels a book
  * holds beats a balanced tree's allocation and pointer chasing, and keeps levels() a plain walk.
  * Each level is a doubly linked FIFO and orders are indexed by uid, so cancel is O(1) within its level.
+ *
+ * Every level change carries the best CHECKSUM_LEVELS levels of both sides as that change left
+ * them (a book event's checksum, docs/api.md "Book integrity"). A side's capture is kept until a
+ * change reaches its best levels, so a change deep in the book, or on the other side, copies nothing.
  */
 export class OrderBook {
   private priceScale = 0
@@ -66,7 +69,10 @@ export class OrderBook {
   private readonly asks: LevelNode[] = []
   private readonly bidByPrice = new Map<bigint, LevelNode>()
   private readonly askByPrice = new Map<bigint, LevelNode>()
-  private epoch = 0
+  /** The sides' best levels as last captured; null once a change reached them. */
+  private bidTop: SideTop | null = null
+  private askTop: SideTop | null = null
+  private lastTop: BookTop | null = null
 
   get size(): number {
     return this.orders.size
@@ -99,8 +105,9 @@ export class OrderBook {
     if ((order.type === 'limit') !== (order.price !== null)) throw new RangeError('a limit order needs a price and a market order has none')
     this.fitScales(order.price, order.quantity)
 
-    const epoch = ++this.epoch
-    const touched: LevelNode[] = []
+    const changes: LevelChange[] = []
+    /** The level being taken from: its change is final, and captured, once the sweep leaves it. */
+    let current: LevelNode | null = null
     const fills: Fill[] = []
     const buying = order.side === 'buy'
     const book = buying ? this.asks : this.bids
@@ -125,14 +132,18 @@ export class OrderBook {
         cancelReason = 'self_trade'
         break
       }
+      if (level !== current) {
+        // Levels are taken best first, each until it is gone: a client applying the changes in
+        // this order sees the book as it was when the sweep left each one.
+        if (current !== null) changes.push(this.levelChange(current))
+        current = level
+      }
       const quantity = remaining < maker.remaining ? remaining : maker.remaining
       remaining -= quantity
       maker.remaining -= quantity
       level.total -= quantity
-      if (level.touched !== epoch) {
-        level.touched = epoch
-        touched.push(level)
-      }
+      if (buying) this.askTop = null
+      else this.bidTop = null
       fills.push({
         makerUid: maker.uid,
         makerTenantId: maker.tenantId,
@@ -151,15 +162,12 @@ export class OrderBook {
       }
     }
 
+    if (current !== null) changes.push(this.levelChange(current))
     let rested = false
     if (complete && remaining > 0n && cancelReason === null) {
       if (limit === null || order.rest === false) cancelReason = 'unfilled'
       else {
-        const level = this.rest(order.uid, order.tenantId, order.side, order.seq, limit, remaining)
-        if (level.touched !== epoch) {
-          level.touched = epoch
-          touched.push(level)
-        }
+        changes.push(this.levelChange(this.rest(order.uid, order.tenantId, order.side, order.seq, limit, remaining)))
         rested = true
       }
     }
@@ -169,7 +177,7 @@ export class OrderBook {
       remaining: decimal(remaining, quantityScale),
       rested,
       cancelReason,
-      levelChanges: touched.map((level) => this.levelChange(level)),
+      levelChanges: changes,
       complete,
     }
   }
@@ -186,6 +194,7 @@ export class OrderBook {
       const price = this.priceUnits(order.price)
       if (node.level.side === order.side && node.level.price === price && node.seq === order.seq) {
         const remaining = this.quantityUnits(order.remaining)
+        this.touch(node.level.side, price)
         node.level.total += remaining - node.remaining
         node.remaining = remaining
         return
@@ -235,6 +244,7 @@ export class OrderBook {
     this.fitScales(null, remaining)
     const units = this.quantityUnits(remaining)
     if (units > node.remaining) throw new RangeError('reduce cannot add quantity: the order goes to the back of its level instead')
+    this.touch(node.level.side, node.level.price)
     node.level.total -= node.remaining - units
     node.remaining = units
     return this.levelChange(node.level)
@@ -245,6 +255,7 @@ export class OrderBook {
     if (!node) return undefined
     const order = this.snapshot(node)
     const level = node.level
+    this.touch(level.side, level.price)
     this.orders.delete(uid)
     level.total -= node.remaining
     this.unlink(node)
@@ -281,10 +292,52 @@ export class OrderBook {
   }
 
   private levelChange(level: LevelNode): LevelChange {
-    return { side: level.side, price: decimal(level.price, this.priceScale), quantity: decimal(level.total, this.quantityScale), orders: level.count }
+    return {
+      side: level.side,
+      price: decimal(level.price, this.priceScale),
+      quantity: decimal(level.total, this.quantityScale),
+      orders: level.count,
+      top: this.top(),
+    }
+  }
+
+  /** Both sides' best levels as they stand, captured again only where a change reached them. */
+  private top(): BookTop {
+    const asks = (this.askTop ??= this.capture(this.asks))
+    const bids = (this.bidTop ??= this.capture(this.bids))
+    if (this.lastTop?.asks !== asks || this.lastTop.bids !== bids) this.lastTop = { asks, bids }
+    return this.lastTop
+  }
+
+  private capture(book: readonly LevelNode[]): SideTop {
+    const n = Math.min(book.length, CHECKSUM_LEVELS)
+    const units = new Array<bigint>(2 * n)
+    for (let i = 0; i < n; i++) {
+      const level = book[book.length - 1 - i]!
+      units[2 * i] = level.price
+      units[2 * i + 1] = level.total
+    }
+    return { priceScale: this.priceScale, quantityScale: this.quantityScale, units }
+  }
+
+  /**
+   * Before a change at `price` on `side` (a level added, changed or removed): drops the side's
+   * capture when the change is among its best CHECKSUM_LEVELS levels; deeper, those stay as they are.
+   */
+  private touch(side: Side, price: bigint): void {
+    const buy = side === 'buy'
+    if ((buy ? this.bidTop : this.askTop) === null) return
+    const book = buy ? this.bids : this.asks
+    if (book.length >= CHECKSUM_LEVELS) {
+      const edge = book[book.length - CHECKSUM_LEVELS]!.price
+      if (buy ? price < edge : price > edge) return
+    }
+    if (buy) this.bidTop = null
+    else this.askTop = null
   }
 
   private rest(uid: string, tenantId: string, side: Side, seq: bigint, price: bigint, quantity: bigint): LevelNode {
+    this.touch(side, price)
     const level = this.levelFor(side, price)
     const node: OrderNode = { uid, tenantId, seq, remaining: quantity, level, prev: null, next: null }
     // Orders normally arrive in seq order, so this walk stops at once; a rebuild in any order still yields time priority.
@@ -316,7 +369,7 @@ export class OrderBook {
     const byPrice = side === 'buy' ? this.bidByPrice : this.askByPrice
     const existing = byPrice.get(price)
     if (existing) return existing
-    const level: LevelNode = { side, price, total: 0n, count: 0, head: null, tail: null, touched: 0 }
+    const level: LevelNode = { side, price, total: 0n, count: 0, head: null, tail: null }
     const book = side === 'buy' ? this.bids : this.asks
     const index = insertionIndex(book, price, side === 'buy')
     if (index === book.length) book.push(level)
@@ -361,6 +414,7 @@ export class OrderBook {
   private growPriceScale(scale: number): void {
     const factor = pow10(scale - this.priceScale)
     this.priceScale = scale
+    this.bidTop = this.askTop = null
     for (const [book, byPrice] of [
       [this.bids, this.bidByPrice],
       [this.asks, this.askByPrice],
@@ -376,6 +430,7 @@ export class OrderBook {
   private growQuantityScale(scale: number): void {
     const factor = pow10(scale - this.quantityScale)
     this.quantityScale = scale
+    this.bidTop = this.askTop = null
     for (const node of this.orders.values()) node.remaining *= factor
     for (const level of this.bids) level.total *= factor
     for (const level of this.asks) level.total *= factor

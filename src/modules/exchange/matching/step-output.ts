@@ -12,6 +12,7 @@ import {
 } from '../event-log/event-log.ts'
 import { bookLevel, type MarketEventBody, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
 import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
+import { bookChecksum, capturedSideText, type SideTop } from '../market/book-checksum.ts'
 import { tradeRecord } from '../market/trade-records.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput } from '../orders/orders.schemas.ts'
@@ -68,6 +69,9 @@ export class StepOutput {
   /** Every tenant the pass wrote events for, across steps. */
   readonly #tenants = new Set<string>()
   #marketWritten = false
+  /** Each side's text as last rendered, by the capture it was rendered from: a side no change reached is not rendered again. */
+  #asks: { top: SideTop | null; text: string } = { top: null, text: '' }
+  #bids: { top: SideTop | null; text: string } = { top: null, text: '' }
 
   constructor(readonly locked: LockedBook) {
     this.#pricePlaces = Math.max(0, locked.price_precision)
@@ -230,9 +234,19 @@ export class StepOutput {
     this.#tenantEvents.push({ tenant_id: order.tenant_id, ordinal, type, rest: tenantEventTail(type, this.#createdAt, order, fill) })
   }
 
+  /** A level's change, with the checksum of the book as the change left it (docs/api.md, "Book integrity"). */
   bookEvent(level: LevelChange): void {
     const sequence = ++this.#marketSequence
-    this.#marketEvent(sequence, 'book', { book: bookLevel(level, this.#pricePlaces, this.#quantityPlaces) })
+    const checksum = bookChecksum(this.#sideText(this.#asks, level.top.asks), this.#sideText(this.#bids, level.top.bids))
+    this.#marketEvent(sequence, 'book', { book: { ...bookLevel(level, this.#pricePlaces, this.#quantityPlaces), checksum } })
+  }
+
+  #sideText(last: { top: SideTop | null; text: string }, top: SideTop): string {
+    if (last.top !== top) {
+      last.top = top
+      last.text = capturedSideText(top, this.#pricePlaces, this.#quantityPlaces)
+    }
+    return last.text
   }
 
   #marketEvent(sequence: number, type: MarketEventType, body: MarketEventBody): void {

@@ -44,8 +44,8 @@ export class MatchPass {
   readonly #settlement: Settlement
   /** Prices of the trades printed since the pending stops were last checked against them. */
   readonly #printed: DecimalValue[] = []
-  /** When the event loop last came back to this pass (performance.now()). */
-  #turnStarted = performance.now()
+  /** When the event loop last came back to this pass, by `turnClock`. */
+  #turnStarted: number
 
   constructor(
     readonly locked: LockedBook,
@@ -53,7 +53,10 @@ export class MatchPass {
     private readonly accounts: PassAccounts,
     private readonly limits: StepLimits,
     private readonly writeStep: StepWriter,
+    /** Milliseconds, for how long the pass has held the event loop (tests set their own). */
+    private readonly turnClock: () => number = () => performance.now(),
   ) {
+    this.#turnStarted = turnClock()
     this.#settlement = new Settlement(locked, accounts)
     this.#rules = locked
     this.#orderSeq = locked.last_order_seq
@@ -99,7 +102,7 @@ export class MatchPass {
    */
   async #boundStep(triggering = false): Promise<void> {
     const full = this.#out.fills >= this.limits.fillsPerStep || this.#out.orders >= this.limits.ordersPerStep
-    if (full || (triggering && performance.now() - this.#turnStarted >= TRIGGER_TURN_MS)) await this.#nextStep()
+    if (full || (triggering && this.turnClock() - this.#turnStarted >= TRIGGER_TURN_MS)) await this.#nextStep()
   }
 
   /**
@@ -109,7 +112,7 @@ export class MatchPass {
   async #nextStep(): Promise<void> {
     await this.#writeStep(false)
     await new Promise((resolve) => setImmediate(resolve))
-    this.#turnStarted = performance.now()
+    this.#turnStarted = this.turnClock()
   }
 
   async place(request: PlaceRequest, existing: readonly OrderRow[]): Promise<Answer> {

@@ -31,6 +31,9 @@ beforeAll(async () => {
   server = await startTestServer()
   server.services.matching.clock = () => now
   server.services.cancelDeadlines.now = () => now
+  // Only the ticks sweep deadlines: a background sweep that found a deadline could send its cancel
+  // after the tick's own sweep returned, and cancel an order the next step placed.
+  await server.services.cancelDeadlines.stop()
   tenants = await Promise.all([createTestClient(server), createTestClient(server), createTestClient(server)])
 })
 afterAll(async () => {
@@ -279,7 +282,7 @@ describe('matching with stops, gtd and the cancel-after deadline against a refer
         for (const step of ops) {
           if (step.kind === 'tick') {
             now += step.seconds * 1000
-            // The background sweeps see the same clocks; each pass cancels what expired before anything else.
+            // Every pass, the deadline's too, first cancels what expired (the background gtd sweep sees this clock).
             await server.services.matching.expireDue()
             await server.services.cancelDeadlines.sweep()
             model.expire(now)

@@ -2,8 +2,10 @@
  * node --import tsx bench/stops.ts [TREE] — stop orders' cost (docs/matching.md, "Stop orders and
  * good till date"), measured in process on the embedded database (or DATABASE_URL's PostgreSQL):
  *
- * - `trigger`: 1,000 pending stop-limit buys, then one trade that triggers them all in one pass;
- *   prints the pass's time and the event loop's largest delay while it ran (monitorEventLoopDelay).
+ * - `trigger`: 1,000 pending stop-limit buys, then one trade that triggers them all in one pass,
+ *   each then trading; prints the pass's time and the event loop's largest and 99th percentile
+ *   delay while it ran (monitorEventLoopDelay, sampled every millisecond).
+ * - `rest`: the same, but each triggered stop's limit price is below every ask: they only rest.
  * - `sweep`: for scale, one order taking 1,000 resting asks in one pass, no stop involved.
  * - `plain`: BENCH_STOPS_ORDERS (default 1,000) limit orders crossing in pairs, no stop pending:
  *   orders per second. Run with TREE, another checkout's root (e.g. `git archive` of the base
@@ -79,12 +81,12 @@ async function plain(): Promise<number> {
   return ORDERS / ((performance.now() - started) / 1000)
 }
 
-async function trigger(): Promise<{ passMs: number; maxDelayMs: number; triggered: number }> {
+async function trigger(limit: string): Promise<{ passMs: number; maxDelayMs: number; p99DelayMs: number; triggered: number }> {
   const symbol = await market()
   const pending: Promise<unknown>[] = []
   for (let i = 0; i < STOPS; i++) {
     const stop = (10 + (i % 100) / 100).toFixed(2)
-    pending.push(place(symbol, tenants[2]!, 'buy', '1', '20.00', { type: 'stop_limit', stopPrice: decimal(stop) }))
+    pending.push(place(symbol, tenants[2]!, 'buy', '1', limit, { type: 'stop_limit', stopPrice: decimal(stop) }))
     if (pending.length >= 100) await Promise.all(pending.splice(0))
   }
   await Promise.all(pending)
@@ -101,9 +103,9 @@ async function trigger(): Promise<{ passMs: number; maxDelayMs: number; triggere
     .select(db.fn.countAll().as('n'))
     .where('symbol', '=', symbol)
     .where('type', '=', 'stop_limit')
-    .where('status', '=', 'filled')
+    .where('status', '!=', 'pending')
     .executeTakeFirstOrThrow()
-  return { passMs, maxDelayMs: delay.max / 1e6, triggered: Number(row.n) }
+  return { passMs, maxDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6, triggered: Number(row.n) }
 }
 
 /** For scale: one limit buy sweeping 1,000 resting asks in one pass, no stop involved. */
@@ -125,12 +127,16 @@ async function sweep(): Promise<{ passMs: number; maxDelayMs: number }> {
 }
 
 try {
-  const only = process.env.BENCH_ONLY ?? 'plain,trigger'
+  const only = process.env.BENCH_ONLY ?? 'plain,trigger,rest'
   if (only.includes('plain')) console.log(`plain (${TREE === ROOT ? 'this tree' : TREE}): ${(await plain()).toFixed(0)} orders/s`)
-  if (only.includes('trigger') && TREE === ROOT) {
-    const result = await trigger()
+  for (const [name, limit, then] of [
+    ['trigger', '20.00', 'trading'],
+    ['rest', '12.00', 'resting'],
+  ] as const) {
+    if (!only.includes(name) || TREE !== ROOT) continue
+    const result = await trigger(limit)
     console.log(
-      `trigger: ${result.triggered} stops triggered in one pass of ${result.passMs.toFixed(0)} ms; event loop max delay ${result.maxDelayMs.toFixed(1)} ms`,
+      `${name}: ${result.triggered} stops triggered (then ${then}) in one pass of ${result.passMs.toFixed(0)} ms; event loop delay max ${result.maxDelayMs.toFixed(1)} ms, p99 ${result.p99DelayMs.toFixed(1)} ms`,
     )
   }
   if (only.includes('sweep')) {

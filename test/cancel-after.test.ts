@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { formatTimestamp } from '../src/core/timestamps.ts'
+import { checkAccounts } from '../src/modules/exchange/accounts/accounts.ts'
 import { readEvents, tenantStream } from '../src/modules/exchange/events/events.repository.ts'
 import { timestampOf } from '../src/modules/exchange/market-data/market-time.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
@@ -13,7 +14,9 @@ import { startTestServer, type TestServer } from './helpers/server.ts'
 // Cancel on disconnect (DESIGN §22; docs/api.md, "Cancel on disconnect"): a tenant's dead man's
 // switch, stored in the database and swept by every instance, on an injected clock.
 
+const API = '/api/exchange/v1'
 const CANCEL_AFTER = `${ORDERS}/cancel-after`
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/
 // The sweep's interval in these tests: the clock is set, and the next sweep sees it.
 const SWEEP_MS = 50
 
@@ -76,6 +79,41 @@ describe('POST /api/exchange/v1/orders/cancel-after', () => {
     const events = await readEvents(server.services.db, tenantStream(bank.tenantId), 0, 1000)
     const updates = events.filter((e) => e.type === 'order.updated').map((e) => JSON.parse(e.payload).order)
     expect(updates.filter((o) => o.cancel_reason === 'deadline').map((o) => o.uid)).toEqual(expect.arrayContaining(mine.map((o) => o.uid)))
+  })
+
+  it('cancels pending stop orders too, releasing their holds, on a market where the tenant has nothing else', async () => {
+    const start = now
+    // A market of its own: its currencies hold only what these stops hold.
+    const symbol = await createMarket(server.services.db)
+    const [base, quote] = symbol.split('-') as [string, string]
+    const account = async (currency: string) => (await server.request('GET', `${API}/accounts/${currency}`, { token: bank.token })).body
+    const before = { base: await account(base), quote: await account(quote) }
+    const stopBuy = await placeOrder(server, bank.token, { symbol, side: 'buy', type: 'stop_limit', quantity: '2', price: '3.00', stop_price: '2.50' })
+    const stopSell = await placeOrder(server, bank.token, { symbol, side: 'sell', type: 'stop_market', quantity: '1.50', stop_price: '1.00' })
+    expect([stopBuy.status, stopBuy.body.status, stopSell.status, stopSell.body.status]).toEqual([201, 'pending', 201, 'pending'])
+    expect((await account(quote)).hold).toBe('6.00')
+    expect((await account(base)).hold).toBe('1.50')
+    expect((await arm(bank.token, 3)).body).toEqual({ deadline: at(start + 3000) })
+
+    now = start + 3000
+    for (const placed of [stopBuy.body, stopSell.body]) {
+      const cancelled = await eventually(async () => {
+        const row = await statusOf(server, bank.token, placed.uid)
+        return row.status === 'cancelled' ? row : undefined
+      }, 10_000)
+      expect(cancelled).toEqual({ ...placed, status: 'cancelled', cancel_reason: 'deadline', updated_at: expect.stringMatching(TIMESTAMP) })
+    }
+    // Holds released: the accounts are as they were before the stops.
+    expect(await account(quote)).toEqual({ ...before.quote, updated_at: expect.stringMatching(TIMESTAMP) })
+    expect(await account(base)).toEqual({ ...before.base, updated_at: expect.stringMatching(TIMESTAMP) })
+    expect((await account(quote)).hold).toBe('0.00')
+    const events = await readEvents(server.services.db, tenantStream(bank.tenantId), 0, 10_000)
+    const updates = events.filter((e) => e.type === 'order.updated').map((e) => JSON.parse(e.payload).order)
+    expect(updates.filter((o) => o.symbol === symbol).map((o) => [o.uid, o.status, o.cancel_reason])).toEqual([
+      [stopBuy.body.uid, 'cancelled', 'deadline'],
+      [stopSell.body.uid, 'cancelled', 'deadline'],
+    ])
+    expect((await checkAccounts(server.services.db)).discrepancies).toEqual([])
   })
 
   it('moves the deadline when called again before it, and 0 disarms', async () => {

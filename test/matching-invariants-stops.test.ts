@@ -1,7 +1,10 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { add, decimalFromStore, formatDecimal, ZERO } from '../src/core/decimal.ts'
+import { formatTimestamp } from '../src/core/timestamps.ts'
 import { checkAccounts } from '../src/modules/exchange/accounts/accounts.ts'
+import { timestampOf } from '../src/modules/exchange/market-data/market-time.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { fundTenants } from './helpers/funding.ts'
 import { createMarket } from './helpers/markets.ts'
@@ -9,12 +12,14 @@ import { ORDERS, placeOrder } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 /**
- * The generated-sequence model of matching (matching-invariants.test.ts) with stops and gtd:
- * limit, market, stop-limit and stop-market orders, gtd expiries driven by the service's clock,
- * cancels and stop-price amends, through the real service, against a plain model. After every
- * step the answer, the book and the pending stops must be the model's; after every sequence, the
- * stored trades must be the model's, no stop may have traded before a trade reached its stop
- * price, and the accounts' holds must equal the open and pending orders' holds (`account check`).
+ * The generated-sequence model of matching (matching-invariants.test.ts) with stops, gtd and the
+ * cancel-after deadline: limit, market, stop-limit and stop-market orders, gtd expiries and
+ * deadlines driven by the service's clocks, cancels and stop-price amends, through the real
+ * service, against a plain model. After every step the answer, the book, the pending stops and
+ * every order's status and reason must be the model's, and each tenant's account holds (as the API
+ * answers them) must equal its open and pending orders' holds; after every sequence, the stored
+ * trades must be the model's, no stop may have traded before a trade since its stop price was set
+ * reached it, and the accounts must pass the account check.
  */
 
 let server: TestServer
@@ -25,6 +30,10 @@ let now = T0
 beforeAll(async () => {
   server = await startTestServer()
   server.services.matching.clock = () => now
+  server.services.cancelDeadlines.now = () => now
+  // Only the ticks sweep deadlines: a background sweep that found a deadline could send its cancel
+  // after the tick's own sweep returned, and cancel an order the next step placed.
+  await server.services.cancelDeadlines.stop()
   tenants = await Promise.all([createTestClient(server), createTestClient(server), createTestClient(server)])
 })
 afterAll(async () => {
@@ -39,6 +48,7 @@ type Op =
   | { kind: 'cancel'; pick: number }
   | { kind: 'move_stop'; pick: number; stop: number }
   | { kind: 'tick'; seconds: number }
+  | { kind: 'deadline'; tenant: number; seconds: number }
 
 const side = fc.constantFrom<Side>('buy', 'sell')
 const price = fc.integer({ min: 95, max: 105 })
@@ -48,20 +58,25 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('market' as const), tenant: fc.nat(2), side, quantity: fc.integer({ min: 1, max: 40 }) }) },
   {
     weight: 4,
-    arbitrary: fc.record({
-      kind: fc.constant('stop' as const),
-      tenant: fc.nat(2),
-      side,
-      stop: price,
-      // Stop-market buys would hold all that is available (the market has no reference price): stop-limit only.
-      price: fc.option(price, { freq: 3 }),
-      quantity: fc.integer({ min: 1, max: 20 }),
-      gtd,
-    }),
+    arbitrary: fc
+      .record({
+        kind: fc.constant('stop' as const),
+        tenant: fc.nat(2),
+        side,
+        stop: price,
+        // Stop-market buys would hold all that is available (the market has no reference price): stop-limit only.
+        price: fc.option(price, { freq: 3 }),
+        quantity: fc.integer({ min: 1, max: 20 }),
+        gtd,
+        // Half the stop-limits priced just past their stop, as desks price them: once triggered, they trade.
+        near: fc.boolean(),
+      })
+      .map(({ near, ...stop }) => (near && stop.price !== null ? { ...stop, price: stop.stop + (stop.side === 'buy' ? 2 : -2) } : stop)),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat(50) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('move_stop' as const), pick: fc.nat(50), stop: price }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const), seconds: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('deadline' as const), tenant: fc.nat(2), seconds: fc.integer({ min: 1, max: 3 }) }) },
 )
 
 const text = (tenths: number) => (tenths % 10 === 0 ? String(tenths / 10) : (tenths / 10).toFixed(1))
@@ -80,7 +95,8 @@ interface ModelOrder {
   cancelReason: string | null
   rests: boolean
   expireAt: number | null
-  moved: boolean
+  /** Trades printed before its stop price was last set: only later ones may trigger it. */
+  since: number
 }
 
 class Model {
@@ -89,6 +105,8 @@ class Model {
   pending: ModelOrder[] = []
   seq = 0
   fills: { maker: string; taker: string; price: number; quantity: number }[] = []
+  /** Per tenant, when its cancel-after deadline fires (ms), if armed. */
+  deadlines = new Map<number, number>()
   #printed: number[] = []
 
   #candidates(order: ModelOrder): ModelOrder[] {
@@ -100,6 +118,7 @@ class Model {
 
   place(order: ModelOrder): void {
     order.seq = ++this.seq
+    order.since = this.fills.length
     this.orders.set(order.uid, order)
     if (order.stop !== null) {
       order.status = 'pending'
@@ -174,13 +193,22 @@ class Model {
     if (order.stop === stop) return 'unchanged'
     order.stop = stop
     order.seq = ++this.seq
-    order.moved = true
+    order.since = this.fills.length
     return 200
   }
 
   expire(at: number): void {
     const due = [...this.resting, ...this.pending].filter((o) => o.expireAt !== null && o.expireAt <= at).sort((a, b) => a.seq - b.seq)
     for (const order of due) this.cancel(order.uid, 'expired')
+  }
+
+  /** docs/api.md, "Cancel on disconnect": a passed deadline cancels its tenant's open orders and pending stops, once. */
+  fireDeadlines(at: number): void {
+    for (const [tenant, deadline] of this.deadlines) {
+      if (deadline > at) continue
+      this.deadlines.delete(tenant)
+      for (const order of [...this.resting, ...this.pending]) if (order.tenant === tenant) this.cancel(order.uid, 'deadline')
+    }
   }
 
   levels(side: Side) {
@@ -197,10 +225,13 @@ class Model {
   }
 }
 
-describe('matching with stops and gtd against a reference model', () => {
-  it('answers, books and pending stops as the model; stops never trade before their trigger; holds add up', { timeout: 300_000 }, async () => {
+const arm = (tenant: TestClient, seconds: number) =>
+  server.request('POST', `${ORDERS}/cancel-after`, { token: tenant.token, body: { timeout_seconds: seconds } })
+
+describe('matching with stops, gtd and the cancel-after deadline against a reference model', () => {
+  it('answers, books and pending stops as the model; stops never trade before their trigger; holds add up at every step', { timeout: 300_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 25 }), async (ops) => {
+      fc.asyncProperty(fc.array(op, { minLength: 15, maxLength: 30 }), async (ops) => {
         const rules = { price_precision: 1, quantity_precision: 1, min_order_quantity: '0.1', tick_size: '0.1' }
         const symbol = await createMarket(server.services.db, rules, { funded: false })
         await fundTenants(
@@ -210,6 +241,9 @@ describe('matching with stops and gtd against a reference model', () => {
         )
         const model = new Model()
         const placed: string[] = []
+        // A deadline a previous sequence left armed must not fire in this one.
+        for (const tenant of tenants) expect((await arm(tenant, 0)).body).toEqual({ deadline: null })
+        const currencies = symbol.split('-')
         const check = async () => {
           const token = tenants[0]!.token
           const book = (await server.request('GET', `/api/exchange/v1/symbols/${symbol}/book?depth=100`, { token })).body
@@ -229,12 +263,34 @@ describe('matching with stops and gtd against a reference model', () => {
               canon(text(order.filled)),
             ])
           }
+          // Each tenant's holds in the market's currencies, as the API answers them, are what its open and pending orders hold.
+          const held = await server.services.db
+            .selectFrom('orders')
+            .select(['tenant_id', 'hold_currency', 'hold'])
+            .where('symbol', '=', symbol)
+            .where('status', 'in', ['open', 'partially_filled', 'pending'])
+            .execute()
+          for (const tenant of tenants)
+            for (const currency of currencies) {
+              const account = (await server.request('GET', `/api/exchange/v1/accounts/${currency}`, { token: tenant.token })).body
+              const orders = held
+                .filter((o) => o.tenant_id === tenant.tenantId && o.hold_currency === currency)
+                .reduce((sum, o) => add(sum, decimalFromStore(o.hold)), ZERO)
+              expect([tenant.tenantId, currency, formatDecimal(decimalFromStore(account.hold))]).toEqual([tenant.tenantId, currency, formatDecimal(orders)])
+            }
         }
         for (const step of ops) {
           if (step.kind === 'tick') {
             now += step.seconds * 1000
+            // Every pass, the deadline's too, first cancels what expired (the background gtd sweep sees this clock).
             await server.services.matching.expireDue()
+            await server.services.cancelDeadlines.sweep()
             model.expire(now)
+            model.fireDeadlines(now)
+          } else if (step.kind === 'deadline') {
+            const res = await arm(tenants[step.tenant]!, step.seconds)
+            expect([res.status, res.body]).toEqual([200, { deadline: formatTimestamp(timestampOf(now + step.seconds * 1000)) }])
+            model.deadlines.set(step.tenant, now + step.seconds * 1000)
           } else if (step.kind === 'cancel' || step.kind === 'move_stop') {
             if (placed.length === 0) continue
             const uid = placed[step.pick % placed.length]!
@@ -271,7 +327,7 @@ describe('matching with stops and gtd against a reference model', () => {
               cancelReason: null,
               rests: body.type === 'limit' || body.type === 'stop_limit',
               expireAt: body.time_in_force === 'gtd' ? expireAt : null,
-              moved: false,
+              since: 0,
             }
             model.place(order)
             placed.push(order.uid)
@@ -281,7 +337,7 @@ describe('matching with stops and gtd against a reference model', () => {
         }
         await checkStored(symbol, model)
       }),
-      { numRuns: 12 },
+      { numRuns: 10 },
     )
   })
 })
@@ -293,12 +349,13 @@ async function checkStored(symbol: string, model: Model): Promise<void> {
   expect(trades.map((t) => [t.maker_order_uid, t.taker_order_uid, canon(t.price), canon(t.quantity)])).toEqual(
     model.fills.map((f) => [f.maker, f.taker, canon(text(f.price)), canon(text(f.quantity))]),
   )
-  // A stop trades only after a trade at or beyond its stop price (buys at or above, sells at or below).
-  for (const order of orders.filter((o) => o.stop_price !== null && !model.orders.get(o.uid)!.moved)) {
+  // A stop trades only after a trade at or beyond its stop price (buys at or above, sells at or
+  // below) printed since that stop price was set (placed, or moved by an amend), in trade order.
+  for (const order of orders.filter((o) => o.stop_price !== null)) {
     const first = trades.findIndex((t) => t.maker_order_uid === order.uid || t.taker_order_uid === order.uid)
     if (first === -1) continue
     const stop = Number(order.stop_price)
-    const since = trades.slice(0, first).filter((t) => t.created_at >= order.created_at)
+    const since = trades.slice(model.orders.get(order.uid)!.since, first)
     const reached = since.some((t) => (order.side === 'buy' ? Number(t.price) >= stop : Number(t.price) <= stop))
     expect(reached, `stop ${order.uid} traded before its trigger`).toBe(true)
   }

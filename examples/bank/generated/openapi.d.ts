@@ -343,7 +343,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel on disconnect (a dead man’s switch)
-         * @description Arms, moves or (0) disarms your tenant’s deadline: unless this is called again before it, every open or partially filled order of your tenant is cancelled with `cancel_reason: "deadline"` within 1 s after it, by whichever instance is up. Call it every few seconds with a timeout longer than the interval.
+         * @description Arms, moves or (0) disarms your tenant’s deadline: unless this is called again before it, every open or partially filled order and every pending stop order of your tenant is cancelled with `cancel_reason: "deadline"` within 1 s after it, its hold released, by whichever instance is up. Call it every few seconds with a timeout longer than the interval.
          *
          *     Requires the scope `orders:write`.
          */
@@ -1314,10 +1314,10 @@ export interface components {
             checksum?: number;
         };
         CancelAfter: {
-            /** @description When the open orders will be cancelled (UTC); null when disarmed. */
+            /** @description When the open orders and pending stops will be cancelled (UTC); null when disarmed. */
             deadline: components["schemas"]["Timestamp"] | null;
         };
-        /** @description Whole seconds, 0 to 600: unless called again before then, every open order of your tenant is cancelled (`cancel_reason: "deadline"`) within 1 s after. 0 disarms. */
+        /** @description Whole seconds, 0 to 600: unless called again before then, every open order and pending stop order of your tenant is cancelled (`cancel_reason: "deadline"`) within 1 s after. 0 disarms. */
         CancelAfterRequest: {
             timeout_seconds: number;
         };

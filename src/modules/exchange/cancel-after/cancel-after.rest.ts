@@ -12,7 +12,7 @@ export const cancelAfterRoutes: DocumentedRoute[] = [
       operationId: 'cancelAfter',
       summary: 'Cancel on disconnect (a dead man’s switch)',
       description:
-        'Arms, moves or (0) disarms your tenant’s deadline: unless this is called again before it, every open or partially filled order of your tenant is cancelled with `cancel_reason: "deadline"` within 1 s after it, by whichever instance is up. Call it every few seconds with a timeout longer than the interval.',
+        'Arms, moves or (0) disarms your tenant’s deadline: unless this is called again before it, every open or partially filled order and every pending stop order of your tenant is cancelled with `cancel_reason: "deadline"` within 1 s after it, its hold released, by whichever instance is up. Call it every few seconds with a timeout longer than the interval.',
       tag: 'exchange',
       scope: ORDERS_WRITE,
       body: cancelAfterBody,

@@ -19,8 +19,8 @@ const SWEEP_BATCH = 100
 
 /**
  * Cancel on disconnect (docs/api.md, "Cancel on disconnect"): `timeout_seconds` from now, by the
- * instance's clock, every open order of the caller's tenant is cancelled unless the call is made
- * again first; 0 disarms. The deadline is stored, so whichever instance is up when it passes
+ * instance's clock, every open order and pending stop of the caller's tenant is cancelled unless
+ * the call is made again first; 0 disarms. The deadline is stored, so whichever instance is up when it passes
  * cancels the orders (CancelDeadlines).
  */
 export async function cancelAfter(ctx: RequestContext, readBody: () => unknown): Promise<{ deadline: string | null }> {
@@ -37,8 +37,8 @@ export async function cancelAfter(ctx: RequestContext, readBody: () => unknown):
 
 /**
  * The sweep every instance runs: each deadline at or before `now()` cancels its tenant's open
- * orders (`cancel_reason: "deadline"`), each symbol's in its matching pass, then is removed unless it
- * was moved meanwhile. Two instances may sweep the same deadline at once: the second finds nothing
+ * orders and pending stops (`cancel_reason: "deadline"`, holds released), each symbol's in its
+ * matching pass (`cancelMany` takes both), then is removed unless it was moved meanwhile. Two instances may sweep the same deadline at once: the second finds nothing
  * left to cancel. `now` is the clock (tests set it, as MarketDay's).
  */
 export class CancelDeadlines {
@@ -53,7 +53,7 @@ export class CancelDeadlines {
     public now: () => number = Date.now,
   ) {}
 
-  /** Cancels the open orders of every tenant whose deadline passed; answers how many orders. */
+  /** Cancels the open orders and pending stops of every tenant whose deadline passed; answers how many orders. */
   async sweep(): Promise<number> {
     const due = await dueDeadlines(this.db, timestampOf(this.now()), SWEEP_BATCH)
     let total = 0

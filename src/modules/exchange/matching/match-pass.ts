@@ -6,38 +6,20 @@ import type { OrderRow } from '../orders/orders.repository.ts'
 import { baseType, isMarketType, type OrderSide, restsInBook } from '../orders/orders.schemas.ts'
 import { type PassAccounts, Settlement } from '../settlement/settlement.ts'
 import { largestFittingLot } from './lots.ts'
-import type { LockedBook, MatchWrite } from './matching.repository.ts'
+import type { LockedBook } from './matching.repository.ts'
 import type { Fill } from './order-book.ts'
-import type { AmendRequest, Answer, PlaceRequest } from './pass-commands.ts'
+import type { AmendRequest, Answer, CancelManyReason, PlaceRequest, StepLimits, StepWriter } from './pass-commands.ts'
 import { StepOutput, stored } from './step-output.ts'
 import type { PendingStop } from './stops.ts'
 import type { OrderState, WarmBook } from './warm-book.ts'
 
-export type { AmendRequest, Answer, PlaceRequest } from './pass-commands.ts'
-
-/** Why a cancel request ends an order: its owner asked (`user`), or its tenant's cancel-after deadline passed (`deadline`). */
-export type CancelManyReason = 'user' | 'deadline' | 'expired'
-
-export interface StepLimits {
-  /** Fills written by one statement: a longer sweep continues in the next step. */
-  fillsPerStep: number
-  /** Orders placed or changed by one statement. */
-  ordersPerStep: number
-  /** Orders of one tenant resting in the symbol's book at once (MAX_OPEN_ORDERS_PER_SYMBOL). */
-  maxOpenOrdersPerSymbol: number
-}
-
-/**
- * Writes one step: its account changes (locked and re-checked), then its rows in one statement;
- * answers the orders it wrote, or none when the book's epoch moved.
- */
-export type StepWriter = (
-  write: Omit<MatchWrite, 'accounts' | 'notifications' | 'candles'>,
-  accounts: ReturnType<PassAccounts['takeStep']>,
-  last: boolean,
-) => Promise<OrderRow[]>
+export type { AmendRequest, Answer, CancelManyReason, PlaceRequest, StepLimits, StepWriter } from './pass-commands.ts'
 
 export class EpochMoved extends Error {}
+
+// How long triggering stops may run before its step is written and the event loop served (see
+// #boundStep): the step's write then adds about as much again (docs/matching.md, "Bounded steps").
+const TRIGGER_TURN_MS = 10
 
 const keyOf = (tenantId: string, clientOrderId: string) => `${tenantId}\n${clientOrderId}`
 
@@ -62,6 +44,8 @@ export class MatchPass {
   readonly #settlement: Settlement
   /** Prices of the trades printed since the pending stops were last checked against them. */
   readonly #printed: DecimalValue[] = []
+  /** When the event loop last came back to this pass, by `turnClock`. */
+  #turnStarted: number
 
   constructor(
     readonly locked: LockedBook,
@@ -69,7 +53,10 @@ export class MatchPass {
     private readonly accounts: PassAccounts,
     private readonly limits: StepLimits,
     private readonly writeStep: StepWriter,
+    /** Milliseconds, for how long the pass has held the event loop (tests set their own). */
+    private readonly turnClock: () => number = () => performance.now(),
   ) {
+    this.#turnStarted = turnClock()
     this.#settlement = new Settlement(locked, accounts)
     this.#rules = locked
     this.#orderSeq = locked.last_order_seq
@@ -108,9 +95,14 @@ export class MatchPass {
     for (const row of rows) this.rows.set(row.uid, row)
   }
 
-  /** Ends the step once it holds as much as one statement may write. */
-  async #boundStep(): Promise<void> {
-    if (this.#out.fills >= this.limits.fillsPerStep || this.#out.orders >= this.limits.ordersPerStep) await this.#nextStep()
+  /**
+   * Ends the step once it holds as much as one statement may write; while stops trigger, also once
+   * it has held the event loop for TRIGGER_TURN_MS: triggered stops that only rest add no fill,
+   * and `ordersPerStep` new arrivals, each rendered with its events, are too long a turn.
+   */
+  async #boundStep(triggering = false): Promise<void> {
+    const full = this.#out.fills >= this.limits.fillsPerStep || this.#out.orders >= this.limits.ordersPerStep
+    if (full || (triggering && this.turnClock() - this.#turnStarted >= TRIGGER_TURN_MS)) await this.#nextStep()
   }
 
   /**
@@ -120,6 +112,7 @@ export class MatchPass {
   async #nextStep(): Promise<void> {
     await this.#writeStep(false)
     await new Promise((resolve) => setImmediate(resolve))
+    this.#turnStarted = this.turnClock()
   }
 
   async place(request: PlaceRequest, existing: readonly OrderRow[]): Promise<Answer> {
@@ -171,11 +164,12 @@ export class MatchPass {
       if (next >= queue.length) return
       const own = this.warm.triggered(queue[next]!.uid)
       const { row } = own
-      own.row = { ...this.#out.next(own, 'open', null), seq: ++this.#orderSeq }
+      own.row = this.#out.next(own, 'open', null)
+      own.row.seq = ++this.#orderSeq
       this.#out.record(own.row)
       this.#out.tenantEvent(own.row, 'order.updated', null)
       await this.#arrive(own, decimalFromStore(row.quantity), row.price === null ? null : decimalFromStore(row.price))
-      await this.#boundStep()
+      await this.#boundStep(true)
     }
   }
 

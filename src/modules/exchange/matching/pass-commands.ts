@@ -1,8 +1,32 @@
 import type { ValidationIssue } from '../../../core/errors.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import type { DecimalInput, OrderSide, OrderType, ParsedOrderFields, TimeInForce } from '../orders/orders.schemas.ts'
+import type { PassAccounts } from '../settlement/settlement.ts'
+import type { MatchWrite } from './matching.repository.ts'
 
-/** The commands a matching pass (match-pass.ts) takes, and what it decides to answer them. */
+/** The commands a matching pass (match-pass.ts) takes, its bounds, and what it decides to answer them. */
+
+/** Why a cancel request ends an order: its owner asked (`user`), its tenant's cancel-after deadline passed (`deadline`), or its gtd time (`expired`). */
+export type CancelManyReason = 'user' | 'deadline' | 'expired'
+
+export interface StepLimits {
+  /** Fills written by one statement: a longer sweep continues in the next step. */
+  fillsPerStep: number
+  /** Orders placed or changed by one statement. */
+  ordersPerStep: number
+  /** Orders of one tenant resting in the symbol's book at once (MAX_OPEN_ORDERS_PER_SYMBOL). */
+  maxOpenOrdersPerSymbol: number
+}
+
+/**
+ * Writes one step: its account changes (locked and re-checked), then its rows in one statement;
+ * answers the orders it wrote, or none when the book's epoch moved.
+ */
+export type StepWriter = (
+  write: Omit<MatchWrite, 'accounts' | 'notifications' | 'candles'>,
+  accounts: ReturnType<PassAccounts['takeStep']>,
+  last: boolean,
+) => Promise<OrderRow[]>
 
 /** A new order, validated against the market rules as the caller last knew them. */
 export interface PlaceRequest {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { formatTimestamp } from '../src/core/timestamps.ts'
 import { checkAccounts } from '../src/modules/exchange/accounts/accounts.ts'
+import { CancelDeadlines } from '../src/modules/exchange/cancel-after/cancel-after.ts'
 import { readEvents, tenantStream } from '../src/modules/exchange/events/events.repository.ts'
 import { timestampOf } from '../src/modules/exchange/market-data/market-time.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
@@ -133,6 +134,49 @@ describe('POST /api/exchange/v1/orders/cancel-after', () => {
     expect((await statusOf(server, other.token, order.uid)).status).toBe('open')
     // Disarming what is not armed is no error.
     expect((await arm(other.token, 0)).body).toEqual({ deadline: null })
+  })
+
+  it('is cancelled for by one sweeping instance: another skips a claimed deadline, and takes it over once the claim lapses', async () => {
+    const swept = server.services.cancelDeadlines
+    // This test sweeps by hand: the background loop would race the sweeps it orders.
+    await swept.stop()
+    try {
+      const start = now
+      const order = (await placeOrder(server, bank.token, buy(symbols[0]!))).body
+      expect((await arm(bank.token, 1)).status).toBe(200)
+      now = start + 1000
+      // A second instance's sweep that claims the fired deadline and is slow to cancel (or died).
+      const finishes: (() => void)[] = []
+      const finish = () => finishes.forEach((f) => f())
+      const calls: string[] = []
+      const slow = new CancelDeadlines(
+        server.services.db,
+        {
+          cancelMany: (symbol) => {
+            calls.push(symbol)
+            return new Promise((resolve) => finishes.push(() => resolve([])))
+          },
+        },
+        { info: () => {} },
+        () => now,
+      )
+      const claimed = slow.sweep()
+      await eventually(async () => (calls.length > 0 ? true : undefined), 10_000)
+      // This instance finds it claimed: nothing cancelled twice, nor late after the other cleared it.
+      expect(await swept.sweep()).toBe(0)
+      expect((await statusOf(server, bank.token, order.uid)).status).toBe('open')
+      // The claim lapses (the claimer died): this instance takes the deadline over.
+      now = start + 1000 + 9_999
+      expect(await swept.sweep()).toBe(0)
+      now = start + 1000 + 10_000
+      expect(await swept.sweep()).toBe(1)
+      expect(await statusOf(server, bank.token, order.uid)).toMatchObject({ status: 'cancelled', cancel_reason: 'deadline' })
+      finish()
+      expect(await claimed).toBe(0)
+      expect(await server.services.db.selectFrom('cancel_deadlines').selectAll().where('tenant_id', '=', bank.tenantId).execute()).toEqual([])
+    } finally {
+      swept.start(SWEEP_MS, () => {})
+    }
   })
 
   it('accepts 0 to 600 whole seconds and refuses anything else, changing nothing', async () => {

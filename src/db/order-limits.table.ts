@@ -7,4 +7,6 @@ export interface CancelDeadlineTable {
   /** The client that armed it last. */
   armed_by: string
   updated_at: Timestamp
+  /** Until when the sweeping instance that claimed this fired deadline has it (null: unclaimed). */
+  claimed_until: Timestamp | null
 }

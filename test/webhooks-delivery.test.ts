@@ -4,10 +4,12 @@ import { hostname } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { transfer } from '../src/modules/exchange/accounts/accounts.ts'
+import { appendTenantEvents } from '../src/modules/exchange/event-log/event-log.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { guardedLookup, isRefusedAddress } from '../src/modules/exchange/webhooks/webhook-addresses.ts'
-import { RETRY_SCHEDULE_MS } from '../src/modules/exchange/webhooks/webhook-dispatcher.ts'
+import { RETRY_SCHEDULE_MS, WebhookDispatcher } from '../src/modules/exchange/webhooks/webhook-dispatcher.ts'
 import { WebhookSender } from '../src/modules/exchange/webhooks/webhook-sender.ts'
+import { storedTime } from '../src/modules/exchange/webhooks/webhooks.repository.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { eventually } from './helpers/eventually.ts'
@@ -38,6 +40,16 @@ async function deposits(on: TestServer, tenantId: string, count: number): Promis
   }
   on.services.webhooks.wake()
 }
+
+/** Events of these types appended to the tenant's stream as the event log writes them, in one statement. */
+async function append(on: TestServer, tenantId: string, types: readonly ('balance' | 'withdrawal')[]): Promise<void> {
+  const createdAt = storedTime(clock)
+  const events = types.map((type, i) => ({ tenant_id: tenantId, ordinal: i + 1, type, rest: `,"type":"${type}","created_at":"${createdAt}"}` }))
+  await appendTenantEvents(on.services.db, events, createdAt)
+}
+
+const cursorOf = async (uid: string) =>
+  Number((await server.services.db.selectFrom('webhook_endpoints').select('cursor').where('uid', '=', uid).executeTakeFirstOrThrow()).cursor)
 
 async function endpoint(on: TestServer, client: TestClient, url: string, events = ['balance']) {
   const res = await on.request('POST', WEBHOOKS, { token: client.token, body: { url, events } })
@@ -176,6 +188,74 @@ describe('delivery', () => {
     expect(receiver.received).toHaveLength(0)
     expect((await deliveries(hook.uid, bank.token)).total).toBe(0)
     await receiver.stop()
+  })
+})
+
+describe('cost', () => {
+  it('passes over the types not taken in the statement that records the next delivery', async () => {
+    const receiver = new WebhookReceiver()
+    const url = await receiver.start()
+    const bank = await createTestClient(server, { funded: false })
+    const hook = await endpoint(server, bank, url)
+    await append(server, bank.tenantId, ['withdrawal', 'balance', 'withdrawal', 'withdrawal', 'balance', 'withdrawal'])
+    server.services.webhooks.wake()
+    await eventually(async () => (receiver.received.length >= 2 ? true : undefined), 10_000)
+    await server.services.webhooks.idle()
+    expect(receiver.received.map((r) => r.sequence)).toEqual([2, 5])
+    // The trailing withdrawal is behind the cursor too: nothing is left to look at.
+    expect(await cursorOf(hook.uid)).toBe(6)
+    expect((await deliveries(hook.uid, bank.token)).items.map((d: { event_sequence: number }) => d.event_sequence)).toEqual([5, 2])
+    // A page of nothing it takes moves the cursor alone.
+    await append(server, bank.tenantId, ['withdrawal', 'withdrawal'])
+    server.services.webhooks.wake()
+    await eventually(async () => ((await cursorOf(hook.uid)) === 8 ? true : undefined), 10_000)
+    expect(receiver.received).toHaveLength(2)
+    await receiver.stop()
+  })
+
+  it('claims due endpoints with their events in one statement and records their attempts together', async () => {
+    // A dispatcher of its own over a handle that counts its statements; the server's stands aside.
+    server.services.webhooks.stop()
+    const statements: string[] = []
+    const db = server.services.db.withPlugin({
+      transformQuery: ({ node }) => {
+        statements.push(node.kind === 'RawNode' ? (node as unknown as { sqlFragments: string[] }).sqlFragments[0]!.trim().split('\n')[0]! : node.kind)
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    })
+    const dispatcher = new WebhookDispatcher(db, server.services.logger, {
+      allowHttp: true,
+      allowPrivate: true,
+      encryptionKey: server.services.config.keyEncryptionKey,
+      retentionDays: 30,
+      now: () => clock,
+    })
+    const receivers = Array.from({ length: 5 }, () => new WebhookReceiver())
+    const bank = await createTestClient(server, { funded: false })
+    const hooks = []
+    for (const receiver of receivers) hooks.push(await endpoint(server, bank, await receiver.start()))
+    await append(server, bank.tenantId, Array(20).fill('balance'))
+    const received = () => receivers.reduce((n, r) => n + r.received.length, 0)
+    try {
+      dispatcher.start()
+      await eventually(async () => (received() >= 100 ? true : undefined), 20_000)
+      await dispatcher.idle()
+      for (const receiver of receivers) expect(receiver.received.map((r) => r.sequence)).toEqual(Array.from({ length: 20 }, (_, k) => k + 1))
+      for (const hook of hooks) expect(await cursorOf(hook.uid)).toBe(20)
+      const claims = statements.filter((s) => s.startsWith('with due as')).length
+      const records = statements.filter((s) => s.startsWith('with input as')).length
+      // One statement per delivery and three per endpoint's run were the cost before; 100
+      // deliveries of 5 endpoints now share statements: one claim per look, one record per round.
+      expect(records).toBeLessThan(50)
+      expect(statements.length).toBeLessThan(60)
+      expect(claims).toBeGreaterThanOrEqual(1)
+      expect(statements.filter((s) => s !== 'DeleteQueryNode' && !s.startsWith('with due as') && !s.startsWith('with input as'))).toEqual([])
+    } finally {
+      await dispatcher.close()
+      server.services.webhooks.start()
+      for (const receiver of receivers) await receiver.stop()
+    }
   })
 })
 

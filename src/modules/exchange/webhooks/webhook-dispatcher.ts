@@ -6,19 +6,19 @@ import type { Logger } from 'pino'
 import { scopeAllows } from '../../../core/auth.ts'
 import type { Db } from '../../../db/database.ts'
 import { TENANT_EVENT_SCOPES } from '../events/event-payloads.ts'
-import { readEvents, tenantStream } from '../events/events.repository.ts'
 import { openSecret, signatureHeader } from './webhook-secrets.ts'
 import { type SendResult, WebhookSender } from './webhook-sender.ts'
 import {
   type AttemptOutcome,
+  type ClaimedEndpoint,
+  type ClaimedEvent,
+  claimEndpoints,
   deleteDeliveriesBefore,
-  dueEndpoints,
   type EndpointRow,
   passOver,
-  recordAttempt,
+  recordAttempts,
   releaseLease,
   storedTime,
-  takeLease,
 } from './webhooks.repository.ts'
 
 /** Waits after a failed attempt before the next one (docs/webhooks.md, "Retries"): 5 s … 12 h, then disabled. */
@@ -48,14 +48,21 @@ export interface WebhookDispatcherOptions {
   leaseMs?: number
   /** A 2xx must come within this time. */
   timeoutMs?: number
+  /**
+   * Looks begin at least this far apart: the wake-ups of a burst of commits share one claim, and
+   * the deliveries it starts share their records. Real time, not `now`: a spacing, not a schedule.
+   */
+  lookGapMs?: number
 }
 
 /**
  * Delivers each active endpoint's events in sequence order, at least once (docs/webhooks.md,
- * "Delivery"). Per endpoint one task at a time, across processes too (the lease on its row); an
- * attempt's outcome and the cursor are written in one statement, so a restart resumes where the
- * last recorded outcome left it. Nothing here is awaited by matching or streams: a wake-up only
- * schedules a look at the table.
+ * "Delivery"). Per endpoint one task at a time, across processes too (the lease on its row). A
+ * look at the table claims the due endpoints and reads their events in one statement; an attempt's
+ * outcome and the cursor are written in one statement, shared by the attempts of other endpoints
+ * that ended meanwhile (each task still waits for its record before its next POST), so a restart
+ * resumes where the last recorded outcome left it. Nothing here is awaited by matching or streams:
+ * a wake-up only schedules a look at the table.
  */
 export class WebhookDispatcher {
   readonly #owner = randomUUID()
@@ -66,6 +73,9 @@ export class WebhookDispatcher {
   readonly #schedule: readonly number[]
   readonly #concurrency: number
   readonly #leaseMs: number
+  readonly #records: AttemptRecords
+  readonly #lookGapMs: number
+  #lastLook = -Infinity
   #ticking: Promise<void> | undefined
   #again = false
   #timer: NodeJS.Timeout | undefined
@@ -87,6 +97,8 @@ export class WebhookDispatcher {
     // Every delivery in flight listens for the close: as many as the concurrency, by design.
     setMaxListeners(this.#concurrency + 1, this.#abort.signal)
     this.#sender = new WebhookSender({ allowHttp: options.allowHttp, allowPrivate: options.allowPrivate, timeoutMs })
+    this.#records = new AttemptRecords(db, this.#owner)
+    this.#lookGapMs = options.lookGapMs ?? 10
   }
 
   /** The dispatcher's clock: endpoints' changes are timed by it too, so a rotation's day is the deliveries' day. */
@@ -115,7 +127,9 @@ export class WebhookDispatcher {
       this.#again = true
       return
     }
-    this.#ticking = this.tick()
+    this.#ticking = this.#spaced()
+      // Stopped during the wait: no look (a test counting another dispatcher's statements).
+      .then(() => (this.#stopped ? undefined : this.tick()))
       .catch((err: unknown) => this.logger.warn({ err }, 'webhook dispatch failed'))
       .finally(() => {
         this.#ticking = undefined
@@ -124,6 +138,13 @@ export class WebhookDispatcher {
           this.wake()
         }
       })
+  }
+
+  /** Waits out the rest of the gap since the last look began. */
+  async #spaced(): Promise<void> {
+    const wait = this.#lastLook + this.#lookGapMs - performance.now()
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+    this.#lastLook = performance.now()
   }
 
   /** One look: starts a task for each due endpoint, up to the concurrency. */
@@ -136,9 +157,18 @@ export class WebhookDispatcher {
     }
     const free = this.#concurrency - this.#running.size
     if (free <= 0) return
-    for (const uid of await dueEndpoints(this.db, storedTime(now), this.#owner, [...this.#running.keys()], free)) {
-      if (this.#running.has(uid) || this.#closed) continue
-      const task = this.#deliver(uid)
+    const claimed = await claimEndpoints(this.db, {
+      owner: this.#owner,
+      now: storedTime(now),
+      expires: storedTime(now + this.#leaseMs),
+      page: PAGE,
+      limit: free,
+      skip: [...this.#running.keys()],
+    })
+    for (const row of claimed) {
+      const uid = row.uid
+      // Claimed, so leased: a task even when closing, whose `finally` gives the lease up.
+      const task = this.#deliver(row)
         .catch((err: unknown) => this.logger.warn({ err, webhook: uid }, 'webhook delivery failed'))
         .finally(() => {
           this.#running.delete(uid)
@@ -165,65 +195,78 @@ export class WebhookDispatcher {
     this.#sender.close()
   }
 
-  async #deliver(uid: string): Promise<void> {
+  /** Delivers a claimed endpoint's page, then its next pages while they are full. */
+  async #deliver(claimed: ClaimedEndpoint): Promise<void> {
     const owner = this.#owner
+    const uid = claimed.uid
+    let row: ClaimedEndpoint | undefined = claimed
+    // Whether the lease may still be this process's: given up by the task's last statement otherwise.
+    let holding = true
     try {
-      for (;;) {
+      while (row) {
         if (this.#closed) return
         const now = this.#now()
-        const row = await takeLease(this.db, uid, owner, storedTime(now), storedTime(now + this.#leaseMs))
-        if (!row) return
         if (!row.is_active || (row.next_attempt_at !== null && row.next_attempt_at > storedTime(now))) return
-        const events = await readEvents(this.db, tenantStream(row.tenant_id), row.cursor, PAGE)
+        const events: ClaimedEvent[] = row.pending
         if (events.length === 0) return
+        // A short page was the stream's end when read: the task's last statement gives the lease up.
+        const full = events.length === PAGE
+        const end = events[events.length - 1]![0]
         const wanted = wantedTypes(row)
         const secrets = this.#secrets(row, now)
+        let last = -1
+        for (const [i, [, type]] of events.entries()) if (wanted.has(type)) last = i
         let cursor = row.cursor
         let failures = row.failures
-        for (const event of events) {
-          if (this.#closed) break
-          if (!wanted.has(event.type)) continue
-          // Types the endpoint does not take are passed over, in the cursor, before the next it does.
-          if (event.sequence - 1 > cursor) {
-            if (!(await passOver(this.db, uid, owner, cursor, event.sequence - 1))) return
-            cursor = event.sequence - 1
-          }
+        for (let i = 0; i <= last; i++) {
+          const [sequence, type, payload] = events[i]!
+          if (!wanted.has(type)) continue
+          if (this.#closed) return
           const attempt = failures + 1
-          const id = `${row.tenant_id}:${event.sequence}`
-          const sentAt = this.#now()
-          const timestamp = Math.floor(sentAt / 1000)
+          const id = `${row.tenant_id}:${sequence}`
+          const timestamp = Math.floor(this.#now() / 1000)
           const headers = {
             'webhook-id': id,
             'webhook-timestamp': String(timestamp),
-            'webhook-signature': signatureHeader(secrets, id, timestamp, event.payload),
+            'webhook-signature': signatureHeader(secrets, id, timestamp, payload),
           }
-          const result = await this.#sender.send(row.url, headers, event.payload, this.#abort.signal)
+          const result = await this.#sender.send(row.url, headers, payload, this.#abort.signal)
           if (this.#closed && result.status === null) return
-          const outcome = this.#outcome(event.sequence, cursor, attempt, result)
-          if (!(await recordAttempt(this.db, uid, owner, outcome, storedTime(this.#now() + this.#leaseMs)))) return
+          const keep = result.error === null && (i < last || full)
+          // Types the endpoint does not take are passed over in the same statement: those before
+          // this event, and after it when it is the page's last wanted one.
+          const to = result.error !== null ? sequence - 1 : i === last ? end : sequence
+          const outcome = this.#outcome(uid, sequence, cursor, to, attempt, result, keep)
+          const recorded = await this.#records.record(outcome)
+          if (!recorded) return
+          if (!keep) holding = false
           if (!outcome.delivered) return
-          cursor = event.sequence
+          cursor = to
           failures = 0
         }
-        const last = events[events.length - 1]!.sequence
-        if (last > cursor && !this.#closed && !(await passOver(this.db, uid, owner, cursor, last))) return
-        // A short page was the stream's end when read: the next wake-up or poll finds what came since,
-        // without two more statements per run here.
-        if (events.length < PAGE) return
+        if (last < 0) {
+          if (this.#closed || !(await passOver(this.db, uid, owner, cursor, end, full))) return
+          if (!full) holding = false
+        }
+        if (!full) return
+        const at = this.#now()
+        row = (await claimEndpoints(this.db, { owner, now: storedTime(at), expires: storedTime(at + this.#leaseMs), page: PAGE, limit: 1, uid }))[0]
       }
     } finally {
-      await releaseLease(this.db, uid, owner).catch(() => {})
+      if (holding) await releaseLease(this.db, uid, owner).catch(() => {})
     }
   }
 
-  #outcome(sequence: number, from: number, attempt: number, result: SendResult): AttemptOutcome {
+  #outcome(uid: string, sequence: number, from: number, to: number, attempt: number, result: SendResult, keepLease: boolean): AttemptOutcome {
     const now = this.#now()
     const delivered = result.error === null
     const wait = delivered ? undefined : this.#schedule[attempt - 1]
     const disabled = !delivered && wait === undefined
     return {
+      uid,
       sequence,
       from,
+      to,
       attempt,
       statusCode: result.status,
       durationMs: result.durationMs,
@@ -232,6 +275,7 @@ export class WebhookDispatcher {
       delivered,
       nextAttemptAt: wait === undefined ? null : storedTime(now + wait),
       disabledReason: disabled ? `Event ${sequence} failed ${attempt} times; the last: ${result.error}`.slice(0, 500) : null,
+      leaseUntil: keepLease ? storedTime(now + this.#leaseMs) : null,
     }
   }
 
@@ -250,4 +294,54 @@ export class WebhookDispatcher {
 export function wantedTypes(row: Pick<EndpointRow, 'events' | 'scopes'>): Set<string> {
   const scopes = TENANT_EVENT_SCOPES as Record<string, string>
   return new Set(row.events.filter((type) => scopes[type] !== undefined && row.scopes.some((granted) => scopeAllows(granted, scopes[type]!))))
+}
+
+interface Waiting {
+  outcome: AttemptOutcome
+  resolve: (recorded: boolean) => void
+  reject: (error: unknown) => void
+}
+
+/**
+ * Group commit of attempts: the outcomes handed in while a statement runs (or in the same turn of
+ * the event loop) go together in the next one. Each endpoint has one attempt waiting at most (its
+ * task waits for it), so an endpoint's record is still written before its next POST, and a crash
+ * repeats at most the one event whose 2xx was not recorded yet.
+ */
+class AttemptRecords {
+  #waiting: Waiting[] = []
+  #busy = false
+
+  constructor(
+    private readonly db: Db,
+    private readonly owner: string,
+  ) {}
+
+  /** Whether the attempt was kept (the endpoint still this owner's, its cursor where the task saw it). */
+  record(outcome: AttemptOutcome): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ outcome, resolve, reject })
+      if (this.#busy) return
+      this.#busy = true
+      setImmediate(() => void this.#flush())
+    })
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting
+      this.#waiting = []
+      try {
+        const kept = await recordAttempts(
+          this.db,
+          this.owner,
+          batch.map((w) => w.outcome),
+        )
+        for (const w of batch) w.resolve(kept.has(w.outcome.uid))
+      } catch (error) {
+        for (const w of batch) w.reject(error)
+      }
+    }
+    this.#busy = false
+  }
 }

@@ -250,11 +250,60 @@ describe('cost', () => {
       expect(records).toBeLessThan(50)
       expect(statements.length).toBeLessThan(60)
       expect(claims).toBeGreaterThanOrEqual(1)
-      expect(statements.filter((s) => s !== 'DeleteQueryNode' && !s.startsWith('with due as') && !s.startsWith('with input as'))).toEqual([])
+      // Besides, only the purge and the periodic look's check that some endpoint exists.
+      const others = ['DeleteQueryNode', 'SelectQueryNode']
+      expect(statements.filter((s) => !others.includes(s) && !s.startsWith('with due as') && !s.startsWith('with input as'))).toEqual([])
     } finally {
       await dispatcher.close()
       server.services.webhooks.start()
       for (const receiver of receivers) await receiver.stop()
+    }
+  })
+})
+
+describe('wake-ups on commits', () => {
+  it('cost no statement while no endpoint exists anywhere, and look again once one does', async () => {
+    // A database of its own: no endpoint of another test.
+    const alone = await startTestServer(ALLOW)
+    const statements: string[] = []
+    const db = alone.services.db.withPlugin({
+      transformQuery: ({ node }) => {
+        statements.push(node.kind === 'RawNode' ? (node as unknown as { sqlFragments: string[] }).sqlFragments[0]!.trim().split('\n')[0]! : node.kind)
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    })
+    const dispatcher = new WebhookDispatcher(db, alone.services.logger, {
+      allowHttp: true,
+      allowPrivate: true,
+      encryptionKey: alone.services.config.keyEncryptionKey,
+      retentionDays: 30,
+      pollMs: 20,
+    })
+    const claims = () => statements.filter((s) => s.startsWith('with due as')).length
+    const receiver = new WebhookReceiver()
+    try {
+      dispatcher.start()
+      // The periodic look found no endpoint (its check ran, and no claim followed it).
+      await eventually(async () => (statements.filter((s) => s === 'SelectQueryNode').length >= 2 ? true : undefined), 10_000)
+      await dispatcher.idle()
+      const before = claims()
+      // Each matching pass commits events: without endpoints, no look (one statement each before).
+      for (let i = 0; i < 100; i++) dispatcher.eventsCommitted()
+      await dispatcher.idle()
+      expect(claims()).toBe(before)
+      // An endpoint made elsewhere (the server's own API, not this dispatcher): found at the next periodic look.
+      const bank = await createTestClient(alone, { funded: false })
+      await endpoint(alone, bank, await receiver.start())
+      await eventually(async () => {
+        dispatcher.eventsCommitted()
+        await dispatcher.idle()
+        return claims() > before ? true : undefined
+      }, 10_000)
+    } finally {
+      await dispatcher.close()
+      await receiver.stop()
+      await alone.close()
     }
   })
 })

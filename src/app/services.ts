@@ -184,7 +184,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
     const wakeStreams = events.wake.bind(events)
     events.wake = (keys) => {
       wakeStreams(keys)
-      webhooks.wake()
+      webhooks.eventsCommitted()
     }
     const eventRetention = new EventRetention(db, config.eventRetentionDays)
     eventRetention.start(intervals.eventPurge, (err) => logger.warn({ err }, 'event purge failed'))

@@ -9,6 +9,7 @@ import { TENANT_EVENT_SCOPES } from '../events/event-payloads.ts'
 import { openSecret, signatureHeader } from './webhook-secrets.ts'
 import { type SendResult, WebhookSender } from './webhook-sender.ts'
 import {
+  anyActiveEndpoint,
   type AttemptOutcome,
   type ClaimedEndpoint,
   type ClaimedEvent,
@@ -83,6 +84,8 @@ export class WebhookDispatcher {
   /** Stopped (`stop`): neither the timer nor a wake-up looks for due deliveries until `start`. */
   #stopped = true
   #lastPurge = 0
+  /** Whether an active endpoint existed at the last periodic look, or one changed here since. */
+  #endpointsExist = true
 
   constructor(
     private readonly db: Db,
@@ -109,9 +112,30 @@ export class WebhookDispatcher {
   start(): void {
     this.#stopped = false
     clearInterval(this.#timer)
-    this.#timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000)
+    this.#timer = setInterval(() => void this.#poll(), this.options.pollMs ?? 1000)
     this.#timer.unref()
     this.wake()
+  }
+
+  /**
+   * Events were committed (any process's): look, unless no endpoint exists anywhere. Every pass
+   * of matching commits events, and each look is a statement: a service whose banks have no
+   * endpoints would otherwise pay one per pass for nothing.
+   */
+  eventsCommitted(): void {
+    if (this.#endpointsExist) this.wake()
+  }
+
+  /** The periodic look (due retries, missed wake-ups), after learning whether any endpoint exists (one made on another process). */
+  async #poll(): Promise<void> {
+    if (this.#closed || this.#stopped) return
+    try {
+      this.#endpointsExist = await anyActiveEndpoint(this.db)
+    } catch (err) {
+      this.logger.warn({ err }, 'webhook endpoints not read')
+      this.#endpointsExist = true
+    }
+    if (this.#endpointsExist) this.wake()
   }
 
   /** Stops looking for due deliveries (tests that count statements); deliveries in flight finish. */
@@ -120,9 +144,10 @@ export class WebhookDispatcher {
     clearInterval(this.#timer)
   }
 
-  /** Something may be due (events committed, an endpoint changed): look soon, never twice at once. */
+  /** Something may be due (an endpoint changed, a delivery ended): look soon, never twice at once. */
   wake(): void {
     if (this.#closed || this.#stopped) return
+    this.#endpointsExist = true
     if (this.#ticking) {
       this.#again = true
       return

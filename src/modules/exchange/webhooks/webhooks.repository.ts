@@ -28,6 +28,12 @@ export async function listEndpointRows(db: Db, tenantId: string, offset: number,
   return withTotal(rows, { offset }, async () => Number((await countEndpoints(db, tenantId)) ?? 0))
 }
 
+/** Whether any tenant has an active endpoint (the dispatcher's wake-ups on commits look only then). */
+export async function anyActiveEndpoint(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('webhook_endpoints').select('uid').where('is_active', '=', true).limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
 export async function countEndpoints(db: Db, tenantId: string): Promise<number> {
   const row = await db
     .selectFrom('webhook_endpoints')

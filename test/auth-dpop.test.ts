@@ -180,6 +180,20 @@ describe('DPoP sender-constrained tokens', () => {
     )
   })
 
+  it('checks the signature of every proof, though the key of the last ones is kept imported', async () => {
+    const { body } = await login()
+    const token: string = body.tokens.access
+    for (let i = 0; i < 3; i++) expect((await call(token, { dpop: await proof(key, 'GET', identity(), { ath: ath(token) }) })).status).toBe(200)
+    // The bound key's jwk in the header, signed by another key: the kept key verifies, and refuses.
+    const thief = await newKey()
+    const forged = await new SignJWT({ jti: randomUUID(), htm: 'GET', htu: `${TEST_BASE_URL}${identity()}`, iat: now(), ath: ath(token) })
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk })
+      .sign(thief.privateKey)
+    expectRefused(await call(token, { dpop: forged }), 'DPoP proof signature is invalid')
+    // The same key spelled with one more member is another header: imported on its own, and bound alike.
+    expect((await call(token, { dpop: await proof(key, 'GET', identity(), { ath: ath(token) }, { jwk: { ...key.jwk, use: 'sig' } }) })).status).toBe(200)
+  })
+
   it('refreshes with a proof by the same key only, and the new tokens stay bound', async () => {
     const { body } = await login()
     const refreshWith = async (token: string, dpop?: string) =>

@@ -47,6 +47,30 @@ export interface CheckedProof {
 }
 
 /** base64url SHA-256 of an access token: a proof's `ath`. */
+interface KnownKey {
+  key: Awaited<ReturnType<typeof importJWK>>
+  /** RFC 7638 thumbprint (SHA-256). */
+  jkt: string
+}
+
+// A bound client signs every call with the same key: importing it and hashing its thumbprint on
+// each proof cost more than the signature check itself (docs/dpop.md, "Cost"). Keyed by the
+// whole header `jwk` and `alg` as sent, so only identical input is ever served from here.
+const MAX_KNOWN_KEYS = 256
+const knownKeys = new Map<string, Promise<KnownKey>>()
+
+function knownKey(jwk: JWK, alg: string): Promise<KnownKey> {
+  const id = `${alg} ${JSON.stringify(jwk)}`
+  let known = knownKeys.get(id)
+  if (known) return known
+  known = (async () => ({ key: await importJWK(jwk, alg), jkt: await calculateJwkThumbprint(jwk, 'sha256') }))()
+  // A key that does not import is not kept: the next proof with it is refused the same way.
+  known.catch(() => knownKeys.delete(id))
+  if (knownKeys.size >= MAX_KNOWN_KEYS) knownKeys.delete(knownKeys.keys().next().value!)
+  knownKeys.set(id, known)
+  return known
+}
+
 export function accessTokenHash(token: string): string {
   return createHash('sha256').update(token).digest('base64url')
 }
@@ -92,12 +116,13 @@ export async function checkProof(proof: string | null | undefined, expected: Pro
   const jwk = header.jwk as JWK | undefined
   if (!jwk || typeof jwk !== 'object' || Array.isArray(jwk)) throw invalidDpopProof('DPoP proof must carry its public key in jwk')
   if (PRIVATE_MEMBERS.some((member) => member in jwk)) throw invalidDpopProof('DPoP proof jwk must not contain a private key')
-  let key: Awaited<ReturnType<typeof importJWK>>
+  let known: KnownKey
   try {
-    key = await importJWK(jwk, alg)
+    known = await knownKey(jwk, alg)
   } catch {
     throw invalidDpopProof('DPoP proof jwk is not a public key for its alg')
   }
+  const key = known.key
   let payload: Record<string, unknown>
   try {
     payload = (await jwtVerify(proof, key, { typ: DPOP_PROOF_TYP, algorithms: [alg], currentDate: new Date(now * 1000), clockTolerance: skew })).payload
@@ -111,7 +136,7 @@ export async function checkProof(proof: string | null | undefined, expected: Pro
   if (typeof htu !== 'string' || normaliseHtu(htu) !== expected.htu) throw invalidDpopProof('DPoP proof htu does not match the request URL')
   if (typeof iat !== 'number' || !Number.isFinite(iat) || Math.abs(now - iat) > skew) throw invalidDpopProof('DPoP proof iat is not within the accepted window')
   if (expected.ath !== undefined && ath !== expected.ath) throw invalidDpopProof('DPoP proof ath does not match the access token')
-  const jkt = await calculateJwkThumbprint(jwk, 'sha256')
+  const jkt = known.jkt
   if (expected.jkt !== undefined && jkt !== expected.jkt) throw invalidDpopProof('DPoP proof key does not match the key the token is bound to')
   return { jkt, jti, iat }
 }

@@ -490,8 +490,10 @@ describe('a long statement streams', () => {
         response.on('error', reject)
         response.resume()
       })
-      // A statement written whole would have handed everything over, the unsent rest held in the response.
-      expect(stalled, `${accept}: ${stalled} of ${bytes.length} bytes written while the reader read nothing`).toBeLessThan(bytes.length / 2)
+      // It stopped before the end: the kernel's buffers (their share varies: 4 to 9 MiB of 15 seen)
+      // took what they could and the service waited. A statement written whole would instead
+      // have held the unsent rest in the response: the bound below is what judges that.
+      expect(stalled, `${accept}: ${stalled} of ${bytes.length} bytes written while the reader read nothing`).toBeLessThan(bytes.length)
       expect(held, `${accept}: ${held} bytes held unsent`).toBeLessThan(256 * 1024)
       if (accept === 'application/json') expect(JSON.parse(bytes.toString('utf8')).entries).toHaveLength(50_000)
       else expect(bytes.toString('utf8').split('<Ntry>')).toHaveLength(50_001)

@@ -84,6 +84,20 @@ export async function lockBook(db: Db, symbol: string, tenants: readonly string[
   return (await lock()).rows[0]
 }
 
+/**
+ * The placing tenants' accounts in the symbol's currencies, locked (in the one lock order of
+ * accounts) until the pass commits: for a pass that lost its read of them to another writer (a
+ * withdrawal, another symbol's pass), so its next try cannot lose again (docs/accounts.md, "Locks").
+ */
+export async function lockPlacingAccounts(db: Db, tenants: readonly string[], currencies: readonly string[]): Promise<AccountBalance[]> {
+  const { rows } = await sql<AccountBalance>`
+    select a.tenant_id, a.currency, a.balance::text as balance, a.hold::text as hold from accounts a
+    where a.tenant_id = any(${tenants}::uuid[]) and a.currency = any(${currencies}::text[])
+    order by a.tenant_id, a.currency
+    for update of a`.execute(db)
+  return rows
+}
+
 /** The symbol's open and partially filled orders, whole (events carry their records), in acceptance order. */
 export async function loadRestingOrders(db: Db, symbol: string): Promise<OrderRow[]> {
   const { rows } = await sql<OrderRow>`

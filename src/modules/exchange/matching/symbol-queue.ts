@@ -16,7 +16,7 @@ import {
   type StepLimits,
   type StepWriter,
 } from './match-pass.ts'
-import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, type MatchWrite, writeMatch } from './matching.repository.ts'
+import { findByClientOrderIds, loadBookChanges, loadRestingOrders, lockBook, lockPlacingAccounts, type MatchWrite, writeMatch } from './matching.repository.ts'
 import { WarmBook } from './warm-book.ts'
 
 export type PlaceOutcome =
@@ -140,12 +140,15 @@ export class SymbolQueue {
   }
 
   async #run(commands: readonly Command[]): Promise<void> {
+    // After a try lost its read of the placing tenants' accounts, the next ones lock them first:
+    // optimistic reads kept losing to a tenant's withdrawals made at the same moment.
+    let lockAccounts = false
     for (let attempt = 1; ; attempt++) {
       let stepsWritten = 0
       try {
         const settle = this.options.transactions
-          ? await this.db.transaction().execute((trx) => this.#pass(trx, commands, (n) => (stepsWritten = n)))
-          : await this.#pass(this.db, commands, (n) => (stepsWritten = n))
+          ? await this.db.transaction().execute((trx) => this.#pass(trx, commands, (n) => (stepsWritten = n), lockAccounts))
+          : await this.#pass(this.db, commands, (n) => (stepsWritten = n), false)
         settle()
         return
       } catch (error) {
@@ -155,6 +158,7 @@ export class SymbolQueue {
         // Without a transaction, steps already written stay: running the commands again would
         // place their orders twice. The next pass reloads the book and finishes any cut sweep.
         const partlyStored = !this.options.transactions && stepsWritten > 0
+        if (error instanceof AccountsMoved) lockAccounts = true
         if (!partlyStored && attempt < MAX_ATTEMPTS && (error instanceof EpochMoved || isRetryable(error))) continue
         // A row the database refuses (a check the API's own validation did not foresee) fails only
         // its own command: the pass wrote nothing, so each command runs again alone, in order.
@@ -169,9 +173,11 @@ export class SymbolQueue {
   }
 
   /** One pass: returns how to answer each command once its writes are committed. */
-  async #pass(db: Db, commands: readonly Command[], progress: (steps: number) => void): Promise<() => void> {
-    const locked = await lockBook(db, this.symbol, placingTenants(commands))
+  async #pass(db: Db, commands: readonly Command[], progress: (steps: number) => void, lockAccounts: boolean): Promise<() => void> {
+    const tenants = placingTenants(commands)
+    const locked = await lockBook(db, this.symbol, tenants)
     if (!locked) return () => commands.forEach(answerUnknownSymbol)
+    if (lockAccounts) locked.accounts = await lockPlacingAccounts(db, tenants, [locked.base, locked.quote])
     const { warm, unfinished } = await this.#bookAt(db, locked.epoch)
     this.#warm = undefined
     const existing = await findByClientOrderIds(

@@ -11,6 +11,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import http from 'node:http'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 
+import pg from 'pg'
+
 export const STREAMS_PER_CLIENT = 10
 export const ORDERS_PER_SECOND = 1000
 const DELIVERY_GOAL_P99_MS = 100
@@ -114,6 +116,30 @@ export function cpuMs(pid: number): number {
     }
   }
   return ns / 1e6
+}
+
+/**
+ * CPU time (ms) of the PostgreSQL backends connected to the service's database, read from /proc
+ * (the server runs on this host). 0 for the embedded database: it runs in the service's process.
+ */
+export async function databaseCpuMs(databaseUrl: string | undefined): Promise<number> {
+  if (!databaseUrl) return 0
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
+    let ms = 0
+    for (const { pid } of rows) {
+      try {
+        ms += cpuMs(pid)
+      } catch {
+        // The backend ended between the listing and the read.
+      }
+    }
+    return ms
+  } finally {
+    await client.end()
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -27,7 +27,7 @@ import autocannon from 'autocannon'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 import pg from 'pg'
 
-import { cpuMs, type Credentials, type EventsResult, formatEvents, measureEvents } from './events.ts'
+import { cpuMs, type Credentials, databaseCpuMs, type EventsResult, formatEvents, measureEvents } from './events.ts'
 import { formatInstances, type InstancesRun, measureInstances, seedDeepBook } from './instances.ts'
 import { MARKET_DATA_SYMBOL, MARKET_DATA_TRADES, seedTrades } from './market-data.ts'
 import { formatStatements, measureStatements, seedStatementEntries, type StatementResult } from './statements.ts'
@@ -612,30 +612,6 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true })
     if (completed && errors === 0) rmSync(logDir, { recursive: true, force: true })
     else process.stderr.write(`the service's log: ${path.join(logDir, 'service.log')}\n`)
-  }
-}
-
-/**
- * CPU time (ms) of the PostgreSQL backends connected to the service's database, read from /proc
- * (the server runs on this host). 0 for the embedded database: it runs in the service's process.
- */
-async function databaseCpuMs(databaseUrl: string | undefined): Promise<number> {
-  if (!databaseUrl) return 0
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
-    let ms = 0
-    for (const { pid } of rows) {
-      try {
-        ms += cpuMs(pid)
-      } catch {
-        // The backend ended between the listing and the read.
-      }
-    }
-    return ms
-  } finally {
-    await client.end()
   }
 }
 

@@ -48,7 +48,7 @@ import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { WebhookDispatcher } from '../src/modules/exchange/webhooks/webhook-dispatcher.ts'
 import { generateWebhookSecret, sealSecret } from '../src/modules/exchange/webhooks/webhook-secrets.ts'
 import { insertEndpoint, storedTime } from '../src/modules/exchange/webhooks/webhooks.repository.ts'
-import { cpuMs } from './events.ts'
+import { cpuMs, databaseCpuMs } from './events.ts'
 
 const env = process.env
 const TENANTS = Number(env.BENCH_WEBHOOK_TENANTS ?? 10)
@@ -356,7 +356,7 @@ async function run(databaseUrl: string, receiver: Receiver): Promise<void> {
     await produce({ seconds: 1 }) // warm-up: connections, JIT
     await settle(30_000)
     check(await receiver.take())
-    const before = { stmts: statementCount(), cpu: process.cpuUsage(), pgCpu: await backendsCpuMs(databaseUrl), at: Date.now(), expected: expected() }
+    const before = { stmts: statementCount(), cpu: process.cpuUsage(), pgCpu: await databaseCpuMs(databaseUrl), at: Date.now(), expected: expected() }
     const steadyRun = await produce({ seconds: DURATION })
     const reached = await settle(60_000)
     const steady = await receiver.take()
@@ -364,7 +364,7 @@ async function run(databaseUrl: string, receiver: Receiver): Promise<void> {
     const delivered = expected() - before.expected
     const wall = ((reached ?? Date.now()) - before.at) / 1000
     const cpu = process.cpuUsage(before.cpu)
-    const pgCpu = (await backendsCpuMs(databaseUrl)) - before.pgCpu
+    const pgCpu = (await databaseCpuMs(databaseUrl)) - before.pgCpu
     const latencies = steady.filter((a) => a[2] === 200).map((a) => a[3])
     latencies.sort((a, b) => a - b)
     console.log(
@@ -389,7 +389,7 @@ async function run(databaseUrl: string, receiver: Receiver): Promise<void> {
     statements.clear()
     const b = {
       cpu: process.cpuUsage(),
-      pgCpu: await backendsCpuMs(databaseUrl),
+      pgCpu: await databaseCpuMs(databaseUrl),
       at: Date.now(),
       expected: expected(),
       acked: await receiver.acked(),
@@ -400,7 +400,7 @@ async function run(databaseUrl: string, receiver: Receiver): Promise<void> {
     const drained = await settle(120_000)
     const backlogDelivered = (await receiver.acked()) - b.acked
     const bCpu = process.cpuUsage(b.cpu)
-    const bPg = (await backendsCpuMs(databaseUrl)) - b.pgCpu
+    const bPg = (await databaseCpuMs(databaseUrl)) - b.pgCpu
     check(await receiver.take())
     const bWall = ((drained ?? Date.now()) - b.at) / 1000
     console.log(
@@ -448,26 +448,6 @@ function statementKind(node: { kind: string }): string {
   if (n.kind === 'RawNode') return `raw ${(n.sqlFragments ?? []).join('?').replace(/\s+/g, ' ').trim().slice(0, 40)}`
   const table = n.table?.table?.identifier?.name ?? n.from?.froms?.[0]?.table?.identifier?.name ?? ''
   return `${n.kind.replace('QueryNode', '').toLowerCase()} ${table}`
-}
-
-/** CPU time (ms) of the PostgreSQL backends connected to the bench's database (the server runs on this host). */
-async function backendsCpuMs(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
-    let ms = 0
-    for (const { pid } of rows) {
-      try {
-        ms += cpuMs(pid)
-      } catch {
-        // The backend ended between the listing and the read.
-      }
-    }
-    return ms
-  } finally {
-    await client.end()
-  }
 }
 
 await main()

@@ -162,7 +162,9 @@ export async function rotateSigningKeys(db: Db, encryptionKey: string | undefine
   // keys[i] stopped signing when keys[i-1] was activated.
   let retireBefore: string | undefined
   for (let i = 1; i < keys.length; i++) {
-    if (Date.parse(`${keys[i - 1]!.activated_at.replace(' ', 'T')}Z`) < cutoffMs) {
+    // At or before: with a lifetime of 0 the key made just now, in the same millisecond as the
+    // cutoff (the database's clock, read to the millisecond), already replaces its predecessor.
+    if (Date.parse(`${keys[i - 1]!.activated_at.replace(' ', 'T')}Z`) <= cutoffMs) {
       retireBefore = keys[i - 1]!.activated_at
       break
     }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import type { Db } from '../src/db/database.ts'
 import { transfer } from '../src/modules/exchange/accounts/accounts.ts'
 import { appendTenantEvents } from '../src/modules/exchange/event-log/event-log.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
@@ -46,6 +47,19 @@ async function append(on: TestServer, tenantId: string, types: readonly ('balanc
   const createdAt = storedTime(clock)
   const events = types.map((type, i) => ({ tenant_id: tenantId, ordinal: i + 1, type, rest: `,"type":"${type}","created_at":"${createdAt}"}` }))
   await appendTenantEvents(on.services.db, events, createdAt)
+}
+
+/** A handle on `db` that lists each statement it runs: a raw one by its first line, others by their kind. */
+function countingStatements(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = []
+  const counting = db.withPlugin({
+    transformQuery: ({ node }) => {
+      statements.push(node.kind === 'RawNode' ? (node as unknown as { sqlFragments: string[] }).sqlFragments[0]!.trim().split('\n')[0]! : node.kind)
+      return node
+    },
+    transformResult: async ({ result }) => result,
+  })
+  return { db: counting, statements }
 }
 
 const cursorOf = async (uid: string) =>
@@ -216,14 +230,7 @@ describe('cost', () => {
   it('claims due endpoints with their events in one statement and records their attempts together', async () => {
     // A dispatcher of its own over a handle that counts its statements; the server's stands aside.
     server.services.webhooks.stop()
-    const statements: string[] = []
-    const db = server.services.db.withPlugin({
-      transformQuery: ({ node }) => {
-        statements.push(node.kind === 'RawNode' ? (node as unknown as { sqlFragments: string[] }).sqlFragments[0]!.trim().split('\n')[0]! : node.kind)
-        return node
-      },
-      transformResult: async ({ result }) => result,
-    })
+    const { db, statements } = countingStatements(server.services.db)
     const dispatcher = new WebhookDispatcher(db, server.services.logger, {
       allowHttp: true,
       allowPrivate: true,
@@ -265,14 +272,7 @@ describe('wake-ups on commits', () => {
   it('cost no statement while no endpoint exists anywhere, and look again once one does', async () => {
     // A database of its own: no endpoint of another test.
     const alone = await startTestServer(ALLOW)
-    const statements: string[] = []
-    const db = alone.services.db.withPlugin({
-      transformQuery: ({ node }) => {
-        statements.push(node.kind === 'RawNode' ? (node as unknown as { sqlFragments: string[] }).sqlFragments[0]!.trim().split('\n')[0]! : node.kind)
-        return node
-      },
-      transformResult: async ({ result }) => result,
-    })
+    const { db, statements } = countingStatements(alone.services.db)
     const dispatcher = new WebhookDispatcher(db, alone.services.logger, {
       allowHttp: true,
       allowPrivate: true,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { READ_ONLY_COMMANDS } from '../src/app/cli-audit.ts'
 import { failure, runCommand, USAGE } from '../src/app/cli-commands.ts'
+import { AuditTrail } from '../src/modules/audit/audit-trail.ts'
 import { digestSecret } from '../src/modules/auth/clients/client-secrets.ts'
 import { tokenSha256 } from '../src/modules/auth/tokens/tokens.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
@@ -158,6 +159,46 @@ describe('the audit chain', () => {
     } finally {
       await sql`alter table audit_records enable trigger audit_records_append_only`.execute(db)
     }
+  })
+})
+
+describe('appends', () => {
+  it("chain a batch in one statement after the process's own last append, and in two after another writer", async () => {
+    const trail = new AuditTrail(server.services.db, { warn: () => {} })
+    const entry = (n: number) => ({ action: 'test.append', actor: { cli: true as const }, target: { type: 'test', id: String(n) }, outcome: 'ok' as const })
+    const statements = async (append: () => Promise<unknown>) => {
+      const before = server.services.database.queryCount()
+      await append()
+      return server.services.database.queryCount() - before
+    }
+    // The first append of a process reads the head under its lock.
+    await trail.record(entry(1))
+    expect(await statements(() => trail.record(entry(2)))).toBe(1)
+    expect(await statements(() => trail.record(entry(3)))).toBe(1)
+    // The CLI (another writer) moves the head: the next append misses once, then chains onto it.
+    expect((await cli('symbol', 'set-fees', 'BTC-USDT', '0.1', '0.2')).code).toBe(0)
+    expect(await statements(() => trail.record(entry(4)))).toBe(2)
+    expect(await statements(() => trail.record(entry(5)))).toBe(1)
+    // Records behind answers (logins) wait for each other: twenty in one statement.
+    expect(
+      await statements(() => {
+        for (let n = 6; n < 26; n++) trail.recordBehind(entry(n))
+        return trail.flush()
+      }),
+    ).toBe(1)
+    const records = await allRecords()
+    const order = records.filter((r) => r.action === 'test.append' || r.action === 'symbol.set_fees').slice(-26)
+    expect(order.map((r) => (r.action === 'test.append' ? r.target_id : 'cli'))).toEqual([
+      '1',
+      '2',
+      '3',
+      'cli',
+      ...Array.from({ length: 22 }, (_, i) => String(i + 4)),
+    ])
+    // Linked in that order, and the head names the last (a test above breaks the chain before them on purpose).
+    expect(order.slice(1).map((r) => [r.prev_hash, Number(r.seq)])).toEqual(order.slice(0, -1).map((r) => [r.hash, Number(r.seq) + 1]))
+    const head = (await sql<{ seq: string; hash: string }>`select seq::text as seq, hash from audit_chain`.execute(server.services.db)).rows
+    expect(head).toEqual([{ seq: String(order.at(-1).seq), hash: order.at(-1).hash }])
   })
 })
 

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 
 import { formatTimestamp } from '../../core/timestamps.ts'
-import type { Db } from '../../db/database.ts'
+import { type Db, executePrepared } from '../../db/database.ts'
 
 /**
  * The audit trail's records and their hash chain (docs/operations.md, "Audit trail"). Each
@@ -95,50 +95,148 @@ export function toRecord(entry: AuditEntry, at: Date): Omit<AuditRecord, 'hash'>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** The chain's head: the place and hash of its last record. */
+export interface ChainHead {
+  seq: bigint
+  hash: string
+}
+
+/** A stored row of `audit_records`, as appends write it. */
+interface RecordRow {
+  seq: string
+  uid: string
+  created_at: string
+  action: string
+  actor: string
+  actor_client_id: string | null
+  target_type: string | null
+  target_id: string | null
+  ip: string | null
+  request_id: string | null
+  outcome: AuditOutcome
+  details: string
+  prev_hash: string
+  hash: string
+}
+
+/** `records` chained after `head`: their rows, the records as answered, and the new head. */
+function chain(records: readonly (Omit<AuditRecord, 'hash'> & { stored_at: string })[], head: ChainHead) {
+  let seq = head.seq
+  let prev = head.hash
+  const rows: RecordRow[] = []
+  const stored: AuditRecord[] = []
+  for (const { stored_at, ...record } of records) {
+    seq += 1n
+    const hash = recordHash(record, prev)
+    const clientId = 'client_id' in record.actor ? record.actor.client_id : null
+    rows.push({
+      seq: seq.toString(),
+      uid: record.uid,
+      created_at: stored_at,
+      action: record.action,
+      actor: JSON.stringify(record.actor),
+      actor_client_id: clientId && UUID.test(clientId) ? clientId : null,
+      target_type: record.target?.type ?? null,
+      target_id: record.target?.id ?? null,
+      ip: record.ip,
+      request_id: record.request_id,
+      outcome: record.outcome,
+      details: JSON.stringify(record.details),
+      prev_hash: prev,
+      hash,
+    })
+    stored.push({ ...record, hash })
+    prev = hash
+  }
+  return { rows, stored, head: { seq, hash: prev } }
+}
+
 /**
  * Appends `entries` to the chain in one transaction, in order: the head row is locked first, so a
  * concurrent append (another process, the CLI) waits and then chains onto these.
  */
 export async function appendAuditRecords(db: Db, entries: readonly AuditEntry[], at = new Date()): Promise<AuditRecord[]> {
-  if (entries.length === 0) return []
-  const records = entries.map((entry) => toRecord(entry, at))
+  return (
+    await appendLocked(
+      db,
+      entries.map((entry) => toRecord(entry, at)),
+    )
+  ).stored
+}
+
+async function appendLocked(db: Db, records: readonly (Omit<AuditRecord, 'hash'> & { stored_at: string })[]) {
+  if (records.length === 0) return { stored: [], head: undefined }
   return db.transaction().execute(async (trx) => {
-    const head = await sql<{ seq: string; hash: string }>`select seq::text as seq, hash from audit_chain where id for update`.execute(trx)
-    let seq = BigInt(head.rows[0]!.seq)
-    let prev = head.rows[0]!.hash
-    const rows = []
-    const stored: AuditRecord[] = []
-    for (const { stored_at, ...record } of records) {
-      seq += 1n
-      const hash = recordHash(record, prev)
-      const clientId = 'client_id' in record.actor ? record.actor.client_id : null
-      rows.push({
-        seq: seq.toString(),
-        uid: record.uid,
-        created_at: stored_at,
-        action: record.action,
-        actor: JSON.stringify(record.actor),
-        actor_client_id: clientId && UUID.test(clientId) ? clientId : null,
-        target_type: record.target?.type ?? null,
-        target_id: record.target?.id ?? null,
-        ip: record.ip,
-        request_id: record.request_id,
-        outcome: record.outcome,
-        details: JSON.stringify(record.details),
-        prev_hash: prev,
-        hash,
-      })
-      stored.push({ ...record, hash })
-      prev = hash
-    }
+    const row = (await sql<{ seq: string; hash: string }>`select seq::text as seq, hash from audit_chain where id for update`.execute(trx)).rows[0]!
+    const { rows, stored, head } = chain(records, { seq: BigInt(row.seq), hash: row.hash })
     await trx
       .insertInto('audit_records')
       .values(rows as never)
       .execute()
-    await sql`update audit_chain set seq = ${seq.toString()}::int8, hash = ${prev} where id`.execute(trx)
-    return stored
+    await sql`update audit_chain set seq = ${head.seq.toString()}::int8, hash = ${head.hash} where id`.execute(trx)
+    return { stored, head }
   })
 }
+
+// Tries of the one-statement append before an append takes the head's lock.
+const OPTIMISTIC_TRIES = 3
+
+/**
+ * Appends `entries` after `head`, the head as this process last left it, in one statement: the
+ * head row moves only if it still is `head`, and the records are inserted only if it moved. When
+ * another writer moved it since (another instance, the CLI), the statement writes nothing and
+ * answers the head it saw; the records are chained after that one and tried again, and after a
+ * few misses appended under the head's lock. A login's record costs one statement of its batch,
+ * not a transaction of four. Unless `durable`, the statement commits without waiting for the
+ * write-ahead log's flush, which cost the database more than the records themselves
+ * (docs/operations.md, "Audit trail").
+ */
+export async function appendAuditRecordsAfter(
+  db: Db,
+  entries: readonly AuditEntry[],
+  head: ChainHead | undefined,
+  { durable, at = new Date() }: { durable: boolean; at?: Date },
+): Promise<{ stored: AuditRecord[]; head: ChainHead | undefined }> {
+  if (entries.length === 0) return { stored: [], head }
+  const records = entries.map((entry) => toRecord(entry, at))
+  for (let tries = 0; head !== undefined && tries < OPTIMISTIC_TRIES; tries++) {
+    const chained = chain(records, head)
+    const { rows } = chained
+    const answer = (
+      await executePrepared(
+        db,
+        'append_audit_records',
+        sql<{ moved: number; seq: string; hash: string }>`
+        with seen as (select seq, hash from audit_chain where id),
+        moved as (
+          update audit_chain set seq = ${chained.head.seq.toString()}::int8, hash = ${chained.head.hash}
+          where id and seq = ${head.seq.toString()}::int8 and hash = ${head.hash}
+          returning seq
+        ), appended as (
+          insert into audit_records (seq, uid, created_at, action, actor, actor_client_id, target_type, target_id, ip, request_id,
+            outcome, details, prev_hash, hash)
+          select * from unnest(${column(rows, 'seq')}::int8[], ${column(rows, 'uid')}::uuid[],
+            ${column(rows, 'created_at')}::timestamp(6)[], ${column(rows, 'action')}::text[], ${column(rows, 'actor')}::jsonb[],
+            ${column(rows, 'actor_client_id')}::uuid[], ${column(rows, 'target_type')}::text[], ${column(rows, 'target_id')}::text[],
+            ${column(rows, 'ip')}::text[], ${column(rows, 'request_id')}::text[], ${column(rows, 'outcome')}::text[],
+            ${column(rows, 'details')}::jsonb[], ${column(rows, 'prev_hash')}::text[], ${column(rows, 'hash')}::text[])
+          where exists (select from moved)
+        )
+        select (select count(*) from moved)::int as moved, seen.seq::text as seq, seen.hash,
+          set_config('synchronous_commit', case when ${durable} then current_setting('synchronous_commit') else 'off' end, true)
+        from seen`,
+      )
+    ).rows[0]!
+    if (answer.moved === 1) return { stored: chained.stored, head: chained.head }
+    const seen = { seq: BigInt(answer.seq), hash: answer.hash }
+    // The statement's snapshot predates the writer it waited for: only the lock tells the head now.
+    if (seen.seq === head.seq && seen.hash === head.hash) break
+    head = seen
+  }
+  return appendLocked(db, records)
+}
+
+const column = <K extends keyof RecordRow>(rows: readonly RecordRow[], key: K) => rows.map((row) => row[key])
 
 /** Appends one record (the CLI, and anything that must be recorded before it answers). */
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<AuditRecord> {

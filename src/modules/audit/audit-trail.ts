@@ -1,10 +1,13 @@
 import type { Logger } from 'pino'
 
 import type { Db } from '../../db/database.ts'
-import { appendAuditRecords, type AuditEntry } from './audit-chain.ts'
+import { appendAuditRecordsAfter, type AuditEntry, type ChainHead } from './audit-chain.ts'
 
-// Appends waiting together go in one transaction, at most this many.
+// Appends waiting together go in one statement, at most this many.
 const MAX_BATCH = 500
+// How long a record written behind an answer waits for others to share its statement: one
+// statement of a few records cost the database most of what one of hundreds does.
+const GATHER_MS = 10
 // How often minutes that have ended are written out.
 const FOLD_FLUSH_INTERVAL_MS = 5000
 // Keys folded at once before they are written early: a flood of distinct addresses costs bounded memory.
@@ -13,6 +16,8 @@ const MINUTE_MS = 60_000
 
 interface Pending {
   entry: AuditEntry
+  /** Someone waits for it: it is written now, and committed durably. */
+  durable: boolean
   resolve: () => void
   reject: (error: unknown) => void
 }
@@ -27,8 +32,9 @@ interface Fold {
 
 /**
  * The process's writer of audit records (docs/operations.md, "Audit trail"):
- * - `record` appends one record; records asked for while a write is under way share the next
- *   transaction, so a burst of logins costs a few appends, not one locked append each;
+ * - `record` appends one record and waits until it is durably stored; `recordBehind` (a login)
+ *   does not wait: its record waits up to 10 ms for others and is committed without waiting for
+ *   the write-ahead log, so a burst of logins costs a few statements, not one commit each;
  * - `fold` counts repeated events (failed logins, refused addresses) per key and minute and writes
  *   one record per key and minute with `count`, `first_at` and `last_at` in its details, once the
  *   minute is over (or at `flush`/`close`): a flood of failures writes one record a minute.
@@ -38,6 +44,9 @@ export class AuditTrail {
   #writing: Promise<void> | undefined
   #folds = new Map<string, Fold>()
   #timer: NodeJS.Timeout | undefined
+  #gathering: NodeJS.Timeout | undefined
+  // The chain's head as this process's last append left it: the next append chains onto it in one statement.
+  #head: ChainHead | undefined
   /** The clock folds are counted by (tests set a fixed one, so no attempt crosses a minute). */
   now: () => number = () => Date.now()
 
@@ -46,20 +55,37 @@ export class AuditTrail {
     private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 
-  /** Appends `entry`; resolves once it is stored. */
+  /** Appends `entry`; resolves once it is durably stored. */
   record(entry: AuditEntry): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ entry, resolve, reject })
-      this.#writing ??= this.#drain()
-    })
+    return this.#append(entry, true)
   }
 
   /**
    * `record` without waiting: for what is recorded beside an answer it must not delay (a login).
-   * A failed write is logged; `close` waits for it.
+   * A failed write is logged; `flush` and `close` wait for it.
    */
   recordBehind(entry: AuditEntry): void {
-    this.record(entry).catch((err: unknown) => this.logger.warn({ err, action: entry.action }, 'audit record not written'))
+    this.#append(entry, false).catch((err: unknown) => this.logger.warn({ err, action: entry.action }, 'audit record not written'))
+  }
+
+  #append(entry: AuditEntry, durable: boolean): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ entry, durable, resolve, reject })
+      if (durable) this.#write()
+      else this.#gather()
+    })
+  }
+
+  #gather(): void {
+    if (this.#writing || this.#gathering) return
+    this.#gathering = setTimeout(() => this.#write(), GATHER_MS)
+    this.#gathering.unref()
+  }
+
+  #write(): void {
+    clearTimeout(this.#gathering)
+    this.#gathering = undefined
+    if (this.#queue.length > 0) this.#writing ??= this.#drain()
   }
 
   /** Counts one occurrence of `entry` under `key` in the current minute (see the class comment). */
@@ -89,7 +115,10 @@ export class AuditTrail {
   /** Writes every fold (the current minute's too) and waits for every record asked for so far. */
   async flush(): Promise<void> {
     this.#writeFolds(() => true)
-    while (this.#writing) await this.#writing
+    while (this.#queue.length > 0 || this.#writing) {
+      this.#write()
+      await this.#writing
+    }
   }
 
   async close(): Promise<void> {
@@ -116,17 +145,25 @@ export class AuditTrail {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, MAX_BATCH)
         try {
-          await appendAuditRecords(
+          const appended = await appendAuditRecordsAfter(
             this.db,
             batch.map((pending) => pending.entry),
+            this.#head,
+            { durable: batch.some((pending) => pending.durable) },
           )
+          this.#head = appended.head
           for (const pending of batch) pending.resolve()
         } catch (error) {
+          // Whether it committed is unknown: the next append reads the head under its lock.
+          this.#head = undefined
           for (const pending of batch) pending.reject(error)
         }
+        // What arrived meanwhile gathers again, unless someone waits for a record of it.
+        if (this.#queue.length < MAX_BATCH && !this.#queue.some((pending) => pending.durable)) break
       }
     } finally {
       this.#writing = undefined
+      if (this.#queue.length > 0) this.#gather()
     }
   }
 }

@@ -1,14 +1,47 @@
 import { ReloadLoop } from '../../../core/reload-loop.ts'
 import type { Db } from '../../../db/database.ts'
+import { balanceEvents, lockAccountChanges } from '../accounts/accounts.repository.ts'
+import { appendNumbered, notifyEvents } from '../event-log/event-log.ts'
+import { encodeNotifications } from '../event-log/notifications.ts'
 import { DEFAULT_MARKET_TIMEZONE } from '../market-data/market-time.ts'
+import { MinuteCandles, recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
+import { PassAccounts } from '../settlement/settlement.ts'
 import { symbolsWithDueExpiries } from './gtd.repository.ts'
-import type { AmendRequest, CancelManyReason, PlaceRequest, StepLimits } from './match-pass.ts'
-import { symbolsWithRestingOrders } from './matching.repository.ts'
-import { type AmendOutcome, type CancelOutcome, type EventsCommitted, type PlaceOutcome, SymbolQueue } from './symbol-queue.ts'
+import {
+  type AmendRequest,
+  type Answer,
+  type CancelManyReason,
+  EpochMoved,
+  MatchPass,
+  type PlaceRequest,
+  type StepLimits,
+  type StepWriter,
+} from './match-pass.ts'
+import {
+  findByClientOrderIds,
+  loadBookChanges,
+  loadRestingOrders,
+  lockBook,
+  lockPlacingAccounts,
+  type MatchWrite,
+  symbolsWithRestingOrders,
+  writeMatch,
+} from './matching.repository.ts'
+import {
+  type AmendOutcome,
+  answer,
+  answerUnknownSymbol,
+  type CancelOutcome,
+  type Command,
+  type EventsCommitted,
+  type PlaceOutcome,
+  type QueueOptions,
+} from './pass-commands.ts'
+import { WarmBook } from './warm-book.ts'
 
 export type { AmendRequest, CancelManyReason, PlaceRequest } from './match-pass.ts'
-export type { AmendOutcome, CancelOutcome, EventsCommitted, PlaceOutcome } from './symbol-queue.ts'
+export type { AmendOutcome, CancelOutcome, EventsCommitted, PlaceOutcome } from './pass-commands.ts'
 
 export interface MatchingOptions extends Partial<StepLimits> {
   /** Passes (transactions) of different symbols in flight at once. */
@@ -166,4 +199,195 @@ export class Matching {
       queue.scheduleIfPending()
     })
   }
+}
+
+// A pass that loses its fencing check (another writer moved the epoch) or a client_order_id race starts over.
+const MAX_ATTEMPTS = 5
+
+/**
+ * An account the pass read changed before the step's write locked it (a pass of another symbol
+ * spent from it): the pass runs again from what is committed now (docs/accounts.md, "Settlement").
+ */
+export class AccountsMoved extends Error {}
+
+const isRetryable = (error: unknown) => {
+  if (error instanceof AccountsMoved) return true
+  const e = error as { code?: unknown; constraint?: unknown } | null
+  return e?.code === '40P01' || e?.code === '40001' || (e?.code === '23505' && e.constraint === 'orders_tenant_client_order_id_key')
+}
+
+/** A failed statement changed nothing; an integrity violation (class 23) is one row's fault. */
+const isIntegrityViolation = (error: unknown) => /^23/.test(String((error as { code?: unknown } | null)?.code ?? ''))
+
+/**
+ * The commands of one symbol, handled in passes (docs/matching.md): a pass takes what is queued,
+ * locks the symbol's book row (on PostgreSQL until the pass commits, so one process at a time
+ * matches a symbol, whichever process took the orders), brings its warm copy of the book up to the
+ * row's epoch, matches the commands in their acceptance order and writes in bounded steps. Nothing
+ * is answered before that commits: an order answered 201 is stored and already matched.
+ */
+export class SymbolQueue {
+  #pending: Command[] = []
+  #scheduled = false
+  #running = false
+  /** The book as of the last pass that succeeded; undefined before the first, and after a failure. */
+  #warm: WarmBook | undefined
+  /** The minute's candle as this process's last step left it (market-data/trades-recorded.ts). */
+  readonly #candles = new MinuteCandles()
+
+  constructor(
+    readonly symbol: string,
+    private readonly db: Db,
+    private readonly options: QueueOptions,
+    private readonly ready: (queue: SymbolQueue) => void,
+  ) {}
+
+  push(command: Command): void {
+    this.#pending.push(command)
+    this.scheduleIfPending()
+  }
+
+  scheduleIfPending(): void {
+    if (this.#scheduled || this.#running || this.#pending.length === 0) return
+    this.#scheduled = true
+    // One turn of the event loop gathers the orders parsed from the same batch of socket reads.
+    setImmediate(() => {
+      this.#scheduled = false
+      if (!this.#running && this.#pending.length > 0) this.ready(this)
+    })
+  }
+
+  async runPass(): Promise<void> {
+    if (this.#running || this.#pending.length === 0) return
+    this.#running = true
+    try {
+      await this.#run(this.#pending.splice(0, this.options.maxPassSize))
+    } finally {
+      this.#running = false
+    }
+  }
+
+  async #run(commands: readonly Command[]): Promise<void> {
+    // After a try lost its read of the placing tenants' accounts, the next ones lock them first:
+    // optimistic reads kept losing to a tenant's withdrawals made at the same moment.
+    let lockAccounts = false
+    for (let attempt = 1; ; attempt++) {
+      let stepsWritten = 0
+      try {
+        const settle = this.options.transactions
+          ? await this.db.transaction().execute((trx) => this.#pass(trx, commands, (n) => (stepsWritten = n), lockAccounts))
+          : await this.#pass(this.db, commands, (n) => (stepsWritten = n), false)
+        settle()
+        return
+      } catch (error) {
+        // The copies in memory may hold what was never stored.
+        this.#warm = undefined
+        this.#candles.forget()
+        // Without a transaction, steps already written stay: running the commands again would
+        // place their orders twice. The next pass reloads the book and finishes any cut sweep.
+        const partlyStored = !this.options.transactions && stepsWritten > 0
+        if (error instanceof AccountsMoved) lockAccounts = true
+        if (!partlyStored && attempt < MAX_ATTEMPTS && (error instanceof EpochMoved || isRetryable(error))) continue
+        // A row the database refuses (a check the API's own validation did not foresee) fails only
+        // its own command: the pass wrote nothing, so each command runs again alone, in order.
+        if (!partlyStored && commands.length > 1 && isIntegrityViolation(error)) {
+          for (const command of commands) await this.#run([command])
+          return
+        }
+        for (const command of commands) command.reject(error)
+        return
+      }
+    }
+  }
+
+  /** One pass: returns how to answer each command once its writes are committed. */
+  async #pass(db: Db, commands: readonly Command[], progress: (steps: number) => void, lockAccounts: boolean): Promise<() => void> {
+    const tenants = placingTenants(commands)
+    const locked = await lockBook(db, this.symbol, tenants)
+    if (!locked) return () => commands.forEach(answerUnknownSymbol)
+    if (lockAccounts) locked.accounts = await lockPlacingAccounts(db, tenants, [locked.base, locked.quote])
+    const { warm, unfinished } = await this.#bookAt(db, locked.epoch)
+    this.#warm = undefined
+    const existing = await findByClientOrderIds(
+      db,
+      commands.flatMap((c) =>
+        c.kind === 'place' && c.request.clientOrderId !== null ? [{ tenantId: c.request.tenantId, clientOrderId: c.request.clientOrderId }] : [],
+      ),
+    )
+    const accounts = new PassAccounts(locked.accounts)
+    // Without a transaction around the pass (the embedded database), each step is one: its money
+    // and its orders are written together or not at all.
+    const inStep = <T>(write: (db: Db) => Promise<T>) => (this.options.transactions ? write(db) : db.transaction().execute(write))
+    const events = this.options.events
+    // Other processes' streams are woken by the last step's statement; a pass whose last step
+    // wrote nothing (its orders were all written by earlier steps) sends its own NOTIFY.
+    let notified = false
+    const notifications = (last: boolean) => {
+      if (!last || !events?.notify) return []
+      notified = true
+      return encodeNotifications(events.notify.instance, pass.streams())
+    }
+    const pass: MatchPass = new MatchPass(locked, warm, accounts, this.options, (write, step, last) =>
+      inStep((db) => this.#writeStep(db, pass, { ...write, notifications: notifications(last) }, step, progress)),
+    )
+    for (const state of unfinished) await pass.resume(state)
+    await pass.expireDue(this.options.now())
+    const answers: Answer[] = []
+    for (const command of commands) {
+      if (command.kind === 'place') answers.push(await pass.place(command.request, existing))
+      else if (command.kind === 'cancel') answers.push(pass.cancel(command.uid))
+      else if (command.kind === 'amend') answers.push(await pass.amend(command.request))
+      else if (command.kind === 'cancel_many') answers.push(await pass.cancelMany(command.tenantId, command.side, command.reason))
+      else answers.push({ kind: 'not_open' })
+    }
+    await pass.finish()
+    const streams = events ? pass.streams() : []
+    if (events?.notify && streams.length > 0 && !notified) await notifyEvents(db, encodeNotifications(events.notify.instance, streams))
+    return () => {
+      warm.epoch = pass.epoch
+      this.#warm = warm
+      if (streams.length > 0) events?.committed(streams)
+      commands.forEach((command, i) => answer(command, answers[i]!, pass.rows))
+    }
+  }
+
+  /**
+   * A step's write: its accounts locked first, in their one lock order, and checked; then one
+   * statement writes them with the rows and events (docs/accounts.md, "Locks").
+   */
+  async #writeStep(
+    db: Db,
+    pass: MatchPass,
+    write: Parameters<StepWriter>[0] & Pick<MatchWrite, 'notifications'>,
+    step: Parameters<StepWriter>[1],
+    progress: (steps: number) => void,
+  ): Promise<OrderRow[]> {
+    const applied = await lockAccountChanges(db, step.changes, step.fees)
+    if (!applied.ok) throw new AccountsMoved(`accounts changed under the pass of ${this.symbol}`)
+    appendNumbered(write.tenantEvents, balanceEvents(applied.now, applied.accounts))
+    const recorded = await recordTrades(db, this.options.marketTimeZone, pass.locked, write, this.#candles)
+    write.marketEvents.push(...recorded.events)
+    const rows = await writeMatch(db, { ...write, accounts: applied.write, candles: recorded.candles })
+    progress(pass.steps + 1)
+    return rows
+  }
+
+  /**
+   * The warm book brought to `epoch`: as it is when no other process wrote since, caught up with
+   * what others wrote, or read whole the first time (or after a failure, or if the database went back).
+   */
+  async #bookAt(db: Db, epoch: number): Promise<ReturnType<typeof WarmBook.load>> {
+    const warm = this.#warm
+    if (warm && warm.epoch === epoch) return { warm, unfinished: [] }
+    if (warm && warm.epoch < epoch) {
+      warm.catchUp(await loadBookChanges(db, this.symbol, warm.epoch), epoch)
+      return { warm, unfinished: [] }
+    }
+    return WarmBook.load(await loadRestingOrders(db, this.symbol), epoch)
+  }
+}
+
+/** The tenants placing or amending orders in the pass: their base and quote accounts are the ones it may hold from. */
+function placingTenants(commands: readonly Command[]): string[] {
+  return [...new Set(commands.flatMap((c) => (c.kind === 'place' || c.kind === 'amend' ? [c.request.tenantId] : [])))]
 }

@@ -1,45 +1,10 @@
 import { type DecimalValue, normalize } from '../../../core/decimal.ts'
 import { type BookTop, CHECKSUM_LEVELS, type SideTop } from '../market/book-checksum.ts'
+import { decimal, insertionIndex, type LevelNode, type OrderNode, pow10, toUnits } from './book-nodes.ts'
 import type { CancelReason, Fill, IncomingOrder, Level, LevelChange, MatchResult, RestingOrder, Side } from './book-types.ts'
 
 export { averagePrice, divideRounded } from './average-price.ts'
 export type { CancelReason, Fill, IncomingOrder, Level, LevelChange, MatchResult, RestingOrder, Side } from './book-types.ts'
-
-interface OrderNode {
-  uid: string
-  tenantId: string
-  seq: bigint
-  /** In quantity units at the book's quantity scale. */
-  remaining: bigint
-  level: LevelNode
-  prev: OrderNode | null
-  next: OrderNode | null
-}
-
-interface LevelNode {
-  side: Side
-  /** In price units at the book's price scale. */
-  price: bigint
-  total: bigint
-  count: number
-  head: OrderNode | null
-  tail: OrderNode | null
-}
-
-const POW10: bigint[] = [1n]
-function pow10(exponent: number): bigint {
-  while (POW10.length <= exponent) POW10.push(POW10[POW10.length - 1]! * 10n)
-  return POW10[exponent]!
-}
-
-/** Exact after fitScales(): a wider input only carries trailing zeros beyond `scale`. */
-function toUnits(value: DecimalValue, scale: number): bigint {
-  return value.scale <= scale ? value.coefficient * pow10(scale - value.scale) : value.coefficient / pow10(value.scale - scale)
-}
-
-function decimal(units: bigint, scale: number): DecimalValue {
-  return { coefficient: units, scale }
-}
 
 /**
  * In-memory continuous matching for one symbol: price-time priority, maker-price execution and
@@ -49,11 +14,7 @@ function decimal(units: bigint, scale: number): DecimalValue {
  * sums are single bigint operations. The scale only grows, when an input needs more digits than
  * the book has seen; that rescales everything once, and inputs quickly settle on the symbol's precision.
  *
- * Price levels per side live in a sorted array with the best level at the END: the hot path (peek
- * the best level, drop it when exhausted) is an index read and a pop. Inserting or removing another
- * level is a binary search plus a memmove of pointers, which for the few thousand levels a book
- * holds beats a balanced tree's allocation and pointer chasing, and keeps levels() a plain walk.
- * Each level is a doubly linked FIFO and orders are indexed by uid, so cancel is O(1) within its level.
+ * Its levels and orders are the nodes of book-nodes.ts.
  *
  * Every level change carries the best CHECKSUM_LEVELS levels of both sides as that change left
  * them (a book event's checksum, docs/api.md "Book integrity"). A side's capture is kept until a
@@ -435,20 +396,4 @@ export class OrderBook {
     for (const level of this.bids) level.total *= factor
     for (const level of this.asks) level.total *= factor
   }
-}
-
-/**
- * Index at which `price` keeps the array sorted with the best price last: bids ascending, asks
- * descending. For a price present in the array it is one past that level.
- */
-function insertionIndex(book: LevelNode[], price: bigint, ascending: boolean): number {
-  let low = 0
-  let high = book.length
-  while (low < high) {
-    const mid = (low + high) >>> 1
-    const p = book[mid]!.price
-    if (ascending ? p <= price : p >= price) low = mid + 1
-    else high = mid
-  }
-  return low
 }

@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import type { Db } from '../src/db/database.ts'
+import { lockBook } from '../src/modules/exchange/matching/matching.repository.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
+import { onPostgres } from './helpers/database.ts'
 import { createMarket } from './helpers/markets.ts'
 import { ORDERS, placeOrder } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -473,5 +477,32 @@ describe('the same through GraphQL', () => {
       { token: alice.token },
     )
     expect(ok.data).toEqual({ validateOrder: { valid: true } })
+  })
+})
+
+describe.skipIf(!onPostgres)("a pass's plans on PostgreSQL", () => {
+  it('update rows by key whatever the tables hold, and leave the connection as it was', async () => {
+    // A connection keeps its first generic plan of the write statement: made on small tables, it
+    // scanned `orders` whole to update a few makers, and kept doing so as the table grew.
+    const plan = (db: Db) =>
+      sql<{ 'QUERY PLAN': string }>`explain execute pass_plan_probe(${sql.lit(`{${randomUUID()}}`)})`
+        .execute(db)
+        .then(({ rows }) => rows.map((row) => row['QUERY PLAN']).join('\n'))
+    await server.services.db.connection().execute(async (connection) => {
+      await sql`set plan_cache_mode = force_generic_plan`.execute(connection)
+      await sql`prepare pass_plan_probe(uuid[]) as update orders o set updated_at = o.updated_at from unnest($1) c(uid) where o.uid = c.uid`.execute(connection)
+      try {
+        const inPass = await connection.transaction().execute(async (trx) => {
+          await lockBook(trx, 'BTC-USDT', [])
+          return plan(trx)
+        })
+        expect(inPass).toMatch(/Index Scan using orders_pkey on orders/)
+        expect(inPass).not.toMatch(/Seq Scan on orders|Hash Join/)
+        expect((await sql<{ s: string }>`select current_setting('enable_seqscan') as s`.execute(connection)).rows).toEqual([{ s: 'on' }])
+      } finally {
+        await sql`deallocate pass_plan_probe`.execute(connection)
+        await sql`reset plan_cache_mode`.execute(connection)
+      }
+    })
   })
 })

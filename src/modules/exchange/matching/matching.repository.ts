@@ -55,6 +55,17 @@ export interface AccountBalance {
 }
 
 /**
+ * Set for the rest of the pass's transaction, before its other statements are planned: a
+ * connection keeps its first generic plan of the write statement, and one made while `orders` or
+ * `accounts` was small scans them whole to update a few rows, for as long as nothing re-plans it
+ * (autovacuum off, or behind), costing more as the table grows (docs/performance.md, "What bounds
+ * each scenario"). Every statement of a pass reads and writes rows by key.
+ */
+const PASS_PLANNER = sql.raw(
+  `set_config('enable_seqscan', 'off', true) || set_config('enable_hashjoin', 'off', true) || set_config('enable_mergejoin', 'off', true) as planner`,
+)
+
+/**
  * Locks the symbol's book row until the transaction ends: whoever holds it is the one matcher of
  * the symbol, on every process. Undefined when the symbol does not exist (or was deleted). The row is made the first
  * time a symbol is matched (symbols added after migration 2026-12-02 have none yet). In the same
@@ -72,7 +83,8 @@ export async function lockBook(db: Db, symbol: string, tenants: readonly string[
         s.max_order_quantity, s.min_notional, s.base, s.quote, s.maker_fee_percent, s.taker_fee_percent, bc.precision as base_precision, qc.precision as quote_precision,
         (select coalesce(json_agg(json_build_object('tenant_id', a.tenant_id, 'currency', a.currency, 'balance', a.balance::text,
             'hold', a.hold::text)), '[]'::json)
-          from accounts a where a.tenant_id = any(${tenants}::uuid[]) and a.currency in (s.base, s.quote)) as accounts
+          from accounts a where a.tenant_id = any(${tenants}::uuid[]) and a.currency in (s.base, s.quote)) as accounts,
+        ${PASS_PLANNER}
       from symbol_books b join symbols s on s.symbol = b.symbol and not s.is_deleted
         join currencies bc on bc.code = s.base join currencies qc on qc.code = s.quote
       where b.symbol = ${symbol}

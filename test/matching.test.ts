@@ -498,7 +498,8 @@ describe.skipIf(!onPostgres)("a pass's plans on PostgreSQL", () => {
         })
         expect(inPass).toMatch(/Index Scan using orders_pkey on orders/)
         expect(inPass).not.toMatch(/Seq Scan on orders|Hash Join/)
-        expect((await sql<{ s: string }>`select current_setting('enable_seqscan') as s`.execute(connection)).rows).toEqual([{ s: 'on' }])
+        const after = sql<{ scans: string; joins: string }>`select current_setting('enable_seqscan') as scans, current_setting('enable_hashjoin') as joins`
+        expect((await after.execute(connection)).rows).toEqual([{ scans: 'on', joins: 'on' }])
       } finally {
         await sql`deallocate pass_plan_probe`.execute(connection)
         await sql`reset plan_cache_mode`.execute(connection)

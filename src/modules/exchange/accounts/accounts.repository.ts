@@ -6,7 +6,7 @@ import { add, compareDecimals, decimalFromStore, type DecimalValue, formatDecima
 import { uuidv7 } from '../../../core/ids.ts'
 import { orderAndPageFirstRows, type PageRows, totalOverAll, withTotal } from '../../../core/lists.ts'
 import { formatTimestamp } from '../../../core/timestamps.ts'
-import type { Db } from '../../../db/database.ts'
+import { type Db, executePrepared } from '../../../db/database.ts'
 import type { LedgerKind } from '../../../db/schema.ts'
 import { appendNumbered, appendTenantEvents, notifyEvents, type TenantEventWrite, tenantStream } from '../event-log/event-log.ts'
 import { accountRecord, type AccountRow, ledgerEntryRecord, type LedgerEntryRow } from './account-records.ts'
@@ -184,6 +184,9 @@ export interface AccountWrite {
 
 export type LockedChanges = { ok: true; now: string; accounts: ChangedAccount[]; write: AccountWrite } | { ok: false; refused: AccountRefusal[] }
 
+// Tells the pass's prepared text from the same statement planned on each call elsewhere.
+const IN_PASS = sql.raw(' -- in a matching pass')
+
 /**
  * The first half of applying a batch (docs/accounts.md): locks the accounts it names in
  * (tenant_id, currency) order — the one lock order of every writer of accounts, so two batches
@@ -196,20 +199,23 @@ export async function lockAccountChanges(
   db: Db,
   changes: readonly AccountChange[],
   collected: readonly { currency: string; amount: string }[] = [],
+  { inPass = false }: { inPass?: boolean } = {},
 ): Promise<LockedChanges> {
   const groups = group(changes)
   const fees = collected.filter((f) => decimalFromStore(f.amount).coefficient !== 0n)
   if (fees.some((f) => decimalFromStore(f.amount).coefficient < 0n)) throw new RangeError('collected fees only grow')
   const tenants = groups.map((g) => g.tenant_id)
   const currencies = groups.map((g) => g.currency)
-  const lock = () =>
-    sql<AccountRow & { now: string }>`
+  const statement = sql<AccountRow & { now: string }>`
     select a.tenant_id, a.currency, a.balance::text as balance, a.hold::text as hold, a.updated_at, c.precision,
       timezone('utc', now())::timestamp(6)::text as now
     from accounts a join currencies c on c.code = a.currency
     where (a.tenant_id, a.currency) in (select * from unnest(${tenants}::uuid[], ${currencies}::text[]))
     order by a.tenant_id, a.currency
-    for update of a`.execute(db)
+    for update of a${inPass ? IN_PASS : sql``}`
+  // A matching pass's plans are made by key (matching.repository.ts, PASS_PLANNER): there, and only
+  // there, the statement is prepared once per connection instead of planned each time.
+  const lock = () => (inPass ? executePrepared(db, 'lock_pass_accounts', statement) : statement.execute(db))
   // Accounts are made on first use: only then does a batch pay a second statement (and lock again).
   let locked = groups.length > 0 ? (await lock()).rows : []
   if (locked.length < groups.length) {

@@ -58,11 +58,13 @@ export interface AccountBalance {
  * Set for the rest of the pass's transaction, before its other statements are planned: a
  * connection keeps its first generic plan of the write statement, and one made while `orders` or
  * `accounts` was small scans them whole to update a few rows, for as long as nothing re-plans it
- * (autovacuum off, or behind), costing more as the table grows (docs/performance.md, "What bounds
- * each scenario"). Every statement of a pass reads and writes rows by key.
+ * (autovacuum off, or behind), costing more as the table grows. Every statement of a pass reads
+ * and writes rows by key, so its prepared statements also take their generic plan at once instead
+ * of being planned again each time (docs/performance.md, "What bounds each scenario").
  */
 const PASS_PLANNER = sql.raw(
-  `set_config('enable_seqscan', 'off', true) || set_config('enable_hashjoin', 'off', true) || set_config('enable_mergejoin', 'off', true) as planner`,
+  `set_config('enable_seqscan', 'off', true) || set_config('enable_hashjoin', 'off', true) || set_config('enable_mergejoin', 'off', true) ||
+    set_config('plan_cache_mode', 'force_generic_plan', true) as planner`,
 )
 
 /**

@@ -362,7 +362,7 @@ export class SymbolQueue {
     step: Parameters<StepWriter>[1],
     progress: (steps: number) => void,
   ): Promise<OrderRow[]> {
-    const applied = await lockAccountChanges(db, step.changes, step.fees)
+    const applied = await lockAccountChanges(db, step.changes, step.fees, { inPass: this.options.transactions })
     if (!applied.ok) throw new AccountsMoved(`accounts changed under the pass of ${this.symbol}`)
     appendNumbered(write.tenantEvents, balanceEvents(applied.now, applied.accounts))
     const recorded = await recordTrades(db, this.options.marketTimeZone, pass.locked, write, this.#candles)

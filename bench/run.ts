@@ -17,7 +17,7 @@
  * them too, with its CPU time per request.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto'
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -47,6 +47,8 @@ const INSTANCES = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'insta
 const MARKET_DATA = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'market data'.startsWith(o) || o.startsWith('market data')))
 // 1,000,000 ledger entries of one account are seeded by SQL on PostgreSQL only (bench/statements.ts).
 const STATEMENTS = Boolean(env.DATABASE_URL) && (!ONLY || ONLY.some((o) => 'statements'.startsWith(o) || o.startsWith('statements')))
+// The service's public address: DPoP proofs name it (`htu`), whatever address it listens on.
+const PUBLIC_BASE_URL = 'http://bench.test'
 // Tenants of the events scenario, each holding MAX_STREAMS_PER_CLIENT's default of streams.
 const EVENT_CLIENTS = 100
 
@@ -195,6 +197,7 @@ async function main() {
     // As deployed: graphql-js skips its development-only checks (its instanceOf was ~5 % of a GraphQL request).
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
+    PUBLIC_BASE_URL,
     // The limits would otherwise be what is measured.
     RATE_LIMIT_LOGIN_PER_MIN: '1000000',
     RATE_LIMIT_API_PER_MIN: '100000000',
@@ -231,6 +234,10 @@ async function main() {
   const counterparty: { client_id: string; client_secret: string; tenant_id: string } = JSON.parse(
     await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench Counterparty'], serviceEnv),
   )
+  // The DPoP scenario's bank: every call of it carries a fresh proof (docs/dpop.md).
+  const dpopCredentials: { client_id: string; client_secret: string } = JSON.parse(
+    await run(['src/app/cli.ts', 'client', 'create', '--name', 'Bench DPoP Bank', '--dpop', 'required'], serviceEnv),
+  )
   // Every order the bench places is paid for (docs/accounts.md).
   await run(['bench/fund.ts', credentials.tenant_id, counterparty.tenant_id], serviceEnv)
   if (INSTANCES) await seedDeepBook(serviceEnv.DATABASE_URL!, counterparty)
@@ -254,6 +261,24 @@ async function main() {
     const login = () => json(`${service.url}/api/sso/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody })
     const token: string = (await login()).tokens.access
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    // Proofs are signed here synchronously (autocannon's setupRequest cannot wait): the load
+    // generator's cost, not the service's.
+    const dpopKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    const dpopHeader = Buffer.from(JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: dpopKey.publicKey.export({ format: 'jwk' }) })).toString('base64url')
+    const dpopProof = (htm: string, path: string, claims: Record<string, unknown> = {}) => {
+      const payload = { jti: randomUUID(), htm, htu: `${PUBLIC_BASE_URL}${path}`, iat: Math.floor(Date.now() / 1000), ...claims }
+      const input = `${dpopHeader}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`
+      return `${input}.${sign('sha256', Buffer.from(input), { key: dpopKey.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+    }
+    const dpopToken: string = (
+      await json(`${service.url}/api/sso/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', dpop: dpopProof('POST', '/api/sso/v1/auth/login') },
+        body: JSON.stringify({ client_id: dpopCredentials.client_id, client_secret: dpopCredentials.client_secret }),
+      })
+    ).tokens.access
+    const dpopAth = createHash('sha256').update(dpopToken).digest('base64url')
+    const dpopAuth = { authorization: `DPoP ${dpopToken}`, 'content-type': 'application/json' }
     const otherLogin = await json(`${service.url}/api/sso/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -378,6 +403,20 @@ async function main() {
 
     const scenarios: Scenario[] = [
       { name: 'REST symbols (same token)', goal: { ratio: 0.4 }, options: (url) => ({ url: `${url}/api/exchange/v1/symbols`, headers: auth }) },
+      {
+        // Beside the one above: what a DPoP call costs more (docs/dpop.md, "Cost"). A fresh proof per request.
+        name: 'REST symbols (DPoP-bound token)',
+        options: () => ({
+          requests: [
+            {
+              method: 'GET',
+              path: '/api/exchange/v1/symbols',
+              headers: dpopAuth,
+              setupRequest: (req: any) => ({ ...req, headers: { ...dpopAuth, dpop: dpopProof('GET', '/api/exchange/v1/symbols', { ath: dpopAth }) } }),
+            },
+          ],
+        }),
+      },
       {
         name: 'GraphQL symbols (same data)',
         goal: { ratio: 0.15 },

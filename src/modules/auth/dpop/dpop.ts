@@ -7,6 +7,13 @@ import type { ProofReplays } from './proof-replays.ts'
 type Clock = () => number
 const wallClock: Clock = () => Math.floor(Date.now() / 1000)
 
+// A client calls a few paths over and over: the service's own `htu` of a path (a URL parse, more
+// than the rest of a proof's claims together; docs/dpop.md, "Cost") is computed once and kept, the
+// last 256 paths. It depends on the path alone.
+const MAX_REMEMBERED = 256
+// Longer paths are normalised each time rather than kept (normaliseHtu refuses over 2048 anyway).
+const MAX_REMEMBERED_PATH = 2048
+
 /**
  * DPoP for this service (docs/dpop.md): proofs at login and refresh, which bind the tokens to a
  * key, and on every call with a bound token. `htu` is the request's path under the origin of
@@ -15,6 +22,7 @@ const wallClock: Clock = () => Math.floor(Date.now() / 1000)
 export class Dpop {
   readonly #origin: string
   readonly #skew: number
+  readonly #htus = new Map<string, string>()
 
   constructor(
     private readonly replays: Pick<ProofReplays, 'first'>,
@@ -57,8 +65,19 @@ export class Dpop {
   /** The request's own `htu`: its path (of a path or an absolute URL) under the public origin. */
   #htu(url: string): string {
     const path = url.startsWith('/') ? url.split(/[?#]/, 1)[0]! : safePath(url)
-    return normaliseHtu(`${this.#origin}${path}`) ?? `${this.#origin}/`
+    const htu = (p: string) => normaliseHtu(`${this.#origin}${p}`) ?? `${this.#origin}/`
+    return path.length > MAX_REMEMBERED_PATH ? htu(path) : remembered(this.#htus, path, htu)
   }
+}
+
+/** `compute(key)`, kept in `map` with the last MAX_REMEMBERED others. */
+function remembered(map: Map<string, string>, key: string, compute: (key: string) => string): string {
+  let value = map.get(key)
+  if (value !== undefined) return value
+  value = compute(key)
+  if (map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value!)
+  map.set(key, value)
+  return value
 }
 
 function safePath(url: string): string {

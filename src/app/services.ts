@@ -138,9 +138,7 @@ export async function openServices(config: Config, logger: Logger, options: Open
     keys.start(intervals.keys, (err) => logger.warn({ err }, 'signing key reload failed'))
     revocations.start(intervals.revocations, (err) => logger.warn({ err }, 'revocation reload failed'))
     symbolsCache.start(intervals.catalog, (err) => logger.warn({ err }, 'symbol catalog check failed'))
-    const proofReplays = config.redisUrl
-      ? new RedisProofReplays(config.redisUrl, logger)
-      : new ProofReplays(database.db, sessionWriteBatches(database.kind, config.dbPoolSize))
+    const proofReplays = config.redisUrl ? new RedisProofReplays(config.redisUrl, logger) : new ProofReplays(database.db)
     proofReplays.start(PROOF_PURGE_INTERVAL_MS, (err) => logger.warn({ err }, 'DPoP proof purge failed'))
     const dpop = new Dpop(proofReplays, config)
     const verifier = new TokenVerifier(keys, config, revocations, undefined, dpop)

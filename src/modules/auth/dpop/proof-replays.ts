@@ -5,6 +5,9 @@ import { ReloadLoop } from '../../../core/reload-loop.ts'
 import { type Db, executePrepared } from '../../../db/database.ts'
 
 const MAX_BATCH_SIZE = 200
+// One insert in flight: the calls arriving meanwhile share the next. Each statement is a socket
+// write that wakes the database, which cost the service more than the rows (docs/dpop.md, "Cost").
+const MAX_CONCURRENT_BATCHES = 1
 /** How often proofs past their window are deleted: the table holds about this long's worth plus the window. */
 export const PROOF_PURGE_INTERVAL_MS = 60_000
 
@@ -25,7 +28,7 @@ export class ProofReplays {
   readonly #inserts: Batcher<SeenProof, boolean>
   readonly #purge: ReloadLoop
 
-  constructor(db: Db, maxConcurrentBatches: number) {
+  constructor(db: Db) {
     this.#inserts = new Batcher(
       async (proofs) => {
         // Prepared: PostgreSQL parses and plans it once per connection, not for every DPoP call (docs/dpop.md, "Cost").
@@ -43,7 +46,7 @@ export class ProofReplays {
         const fresh = new Set(rows.map((row) => `${row.jkt} ${row.jti}`))
         return proofs.map((p) => fresh.delete(`${p.jkt} ${p.jti}`))
       },
-      { maxBatchSize: MAX_BATCH_SIZE, maxConcurrentBatches },
+      { maxBatchSize: MAX_BATCH_SIZE, maxConcurrentBatches: MAX_CONCURRENT_BATCHES },
     )
     this.#purge = new ReloadLoop(async () => {
       await sql`delete from dpop_proofs where expires_at < timezone('utc', now())`.execute(db)

@@ -4,6 +4,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { formatTimestamp } from '../src/core/timestamps.ts'
+import { separatedTexts } from '../src/db/database.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
@@ -60,6 +61,25 @@ describe('database round trip', () => {
     expect(decimals.rows.map((row) => row.d)).toEqual(['1', '-2.5', '30', null])
     const flags = await sql<{ f: boolean }>`select f from unnest(${[true, false]}::bool[]) as t(f)`.execute(server.services.db)
     expect(flags.rows.map((row) => row.f)).toEqual([true, false])
+  })
+
+  it('passes JSON texts as one separated parameter, each text exactly, and refuses what the split would break', async () => {
+    const texts = [
+      JSON.stringify({ a: 'quote " and back\\slash', b: '\u001f unit separator, \t tab, \n newline', c: 'ünïcode ☃', d: '{x,y}', e: null }),
+      ',"type":"fill","rest":"after a sequence"}',
+      JSON.stringify('NULL'),
+      JSON.stringify(['', ' ']),
+    ]
+    // JSON.stringify wrote the separator escaped (\u001f), as every control character.
+    expect(texts[0]).toContain('\\u001f')
+    expect(texts[0]).not.toContain('\x1f')
+    const { rows } = await sql<{ text: string; n: number }>`
+      select text, n::int from unnest(${separatedTexts(texts)}) with ordinality as t(text, n) order by n`.execute(server.services.db)
+    expect(rows.map((row) => row.text)).toEqual(texts)
+    const none = await sql<{ count: number }>`select count(*)::int as count from unnest(${separatedTexts([])}) as t(text)`.execute(server.services.db)
+    expect(none.rows[0]!.count).toBe(0)
+    expect(() => separatedTexts(['a\x1fb'])).toThrow(/U\+001F/)
+    expect(() => separatedTexts(['a', ''])).toThrow(/empty/)
   })
 
   it('stamps new rows in UTC with microseconds', async () => {

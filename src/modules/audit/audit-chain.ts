@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 
 import { formatTimestamp } from '../../core/timestamps.ts'
-import { type Db, executePrepared } from '../../db/database.ts'
+import { type Db, executePrepared, separatedTexts } from '../../db/database.ts'
 
 /**
  * The audit trail's records and their hash chain (docs/operations.md, "Audit trail"). Each
@@ -243,10 +243,10 @@ export async function appendAuditRecordsAfter(
           insert into audit_records (seq, uid, created_at, action, actor, actor_client_id, target_type, target_id, ip, request_id,
             outcome, details, prev_hash, hash)
           select * from unnest(${column(rows, 'seq')}::int8[], ${column(rows, 'uid')}::uuid[],
-            ${column(rows, 'created_at')}::timestamp(6)[], ${column(rows, 'action')}::text[], ${column(rows, 'actor')}::jsonb[],
+            ${column(rows, 'created_at')}::timestamp(6)[], ${column(rows, 'action')}::text[], ${separatedTexts(column(rows, 'actor'))}::jsonb[],
             ${column(rows, 'actor_client_id')}::uuid[], ${column(rows, 'target_type')}::text[], ${column(rows, 'target_id')}::text[],
             ${column(rows, 'ip')}::text[], ${column(rows, 'request_id')}::text[], ${column(rows, 'outcome')}::text[],
-            ${column(rows, 'details')}::jsonb[], ${column(rows, 'prev_hash')}::text[], ${column(rows, 'hash')}::text[])
+            ${separatedTexts(column(rows, 'details'))}::jsonb[], ${column(rows, 'prev_hash')}::text[], ${column(rows, 'hash')}::text[])
           where exists (select from moved)
         )
         select (select count(*) from moved)::int as moved, seen.seq::text as seq, seen.hash,

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 
-import type { Db } from '../../../db/database.ts'
+import { type Db, separatedTexts } from '../../../db/database.ts'
 
 /**
  * A stream's name: `t:<tenant id>` for a tenant's order events, `m:<symbol>` for a symbol's market
@@ -68,7 +68,7 @@ const column = <T, K extends keyof T>(rows: readonly T[], key: K) => rows.map((r
 export function tenantEventAppend(events: readonly TenantEventWrite[], now: string, gate?: 'book'): RawBuilder<unknown> {
   return sql`tenant_input as (
       select e.* from unnest(${column(events, 'tenant_id')}::uuid[], ${column(events, 'ordinal')}::int8[],
-        ${column(events, 'type')}::text[], ${column(events, 'rest')}::text[]) as e(tenant_id, ordinal, type, rest)
+        ${column(events, 'type')}::text[], ${separatedTexts(column(events, 'rest'))}) as e(tenant_id, ordinal, type, rest)
         ${gate ? sql`cross join ${sql.ref(gate)}` : sql``}
     ), tenant_counts as (
       select tenant_id, count(*) as added from tenant_input group by tenant_id
@@ -93,7 +93,7 @@ export function marketEventAppend(symbol: string, events: readonly MarketEventWr
       insert into market_events (symbol, sequence, type, created_at, payload)
       select ${symbol}, m.sequence, m.type, ${now}::timestamp(6), m.payload
       from unnest(${column(events, 'sequence')}::int8[], ${column(events, 'type')}::text[],
-        ${column(events, 'payload')}::text[]) as m(sequence, type, payload)
+        ${separatedTexts(column(events, 'payload'))}) as m(sequence, type, payload)
         cross join book
       returning sequence
     )`

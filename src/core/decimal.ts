@@ -20,11 +20,23 @@ export const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/
 /** `"-012.50"` → `{ coefficient: -1250n, scale: 2 }`; anything else (exponents, spaces, `NaN`) → undefined. */
 export function parseDecimal(text: string): DecimalValue | undefined {
   if (!DECIMAL_TEXT.test(text)) return undefined
-  const negative = text.startsWith('-')
-  const unsigned = text.replace(/^[+-]/, '')
-  const [whole = '', fraction = ''] = unsigned.split('.')
-  const magnitude = BigInt(`${whole}${fraction}` || '0')
-  return { coefficient: negative ? -magnitude : magnitude, scale: fraction.length }
+  // Positions, not a replace and a split: stored values are parsed several times per order.
+  const sign = text.charCodeAt(0)
+  const start = sign === MINUS || sign === PLUS ? 1 : 0
+  const point = text.indexOf('.', start)
+  const digits = point === -1 ? text.slice(start) : text.slice(start, point) + text.slice(point + 1)
+  // Up to 15 digits a double holds the integer exactly, and BigInt of a number is cheaper than of a text.
+  const magnitude = digits.length === 0 ? 0n : digits.length <= 15 ? BigInt(Number(digits)) : BigInt(digits)
+  return { coefficient: sign === MINUS ? -magnitude : magnitude, scale: point === -1 ? 0 : text.length - point - 1 }
+}
+
+const MINUS = 0x2d
+const PLUS = 0x2b
+const POWERS_OF_TEN: readonly bigint[] = Array.from({ length: 40 }, (_, n) => 10n ** BigInt(n))
+
+/** 10^n for n ≥ 0. */
+function powerOfTen(n: number): bigint {
+  return POWERS_OF_TEN[n] ?? 10n ** BigInt(n)
 }
 
 /** Drops trailing fractional zeros: `1.500` → `1.5`, `100` stays `100`. */
@@ -49,7 +61,7 @@ export function formatDecimal(value: DecimalValue): string {
 export function formatDecimalAtLeast(value: DecimalValue, places: number): string {
   const { coefficient, scale } = normalize(value)
   const wanted = Math.max(scale, places, 0)
-  return formatFixed({ coefficient: coefficient * 10n ** BigInt(wanted - scale), scale: wanted })
+  return formatFixed({ coefficient: coefficient * powerOfTen(wanted - scale), scale: wanted })
 }
 
 /** Text of exactly the value's scale: `{ 150n, 2 }` is `1.50`. */
@@ -62,7 +74,7 @@ function formatFixed({ coefficient, scale }: DecimalValue): string {
 }
 
 function rescale(value: DecimalValue, scale: number): bigint {
-  return value.coefficient * 10n ** BigInt(scale - value.scale)
+  return scale === value.scale ? value.coefficient : value.coefficient * powerOfTen(scale - value.scale)
 }
 
 function aligned(a: DecimalValue, b: DecimalValue): [bigint, bigint, number] {

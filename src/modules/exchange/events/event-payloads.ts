@@ -23,13 +23,19 @@ export const TENANT_EVENT_SCOPES = {
 export type TenantEventType = keyof typeof TENANT_EVENT_SCOPES
 export type { MarketEventType } from '../event-log/event-log.ts'
 
+/** An order's record as JSON, as a tenant event carries it (a step renders one state once: `StepOutput`). */
+export function orderJson(order: OrderRow): string {
+  return JSON.stringify(orderRecord(order))
+}
+
 /**
  * A tenant event's JSON body after its `"sequence"` member (`,"type":…}`): the statement that
- * stores it numbers it in the tenant's gapless sequence (docs/events.md, "Writing").
+ * stores it numbers it in the tenant's gapless sequence (docs/events.md, "Writing"). The same text
+ * as `JSON.stringify({ type, created_at, order, fill })` without its `{`, with the order's JSON
+ * given (`orderJson`).
  */
-export function tenantEventTail(type: TenantEventType, createdAt: string, order: OrderRow, fill: FillRecord | null): string {
-  const body = JSON.stringify({ type, created_at: createdAt, order: orderRecord(order), fill })
-  return `,${body.slice(1)}`
+export function tenantEventTail(type: TenantEventType, createdAt: string, order: string, fill: FillRecord | null): string {
+  return `,"type":${JSON.stringify(type)},"created_at":${JSON.stringify(createdAt)},"order":${order},"fill":${fill === null ? 'null' : JSON.stringify(fill)}}`
 }
 
 /** A market event's body, typed: `marketEventPayload` frames it (event-log/event-log.ts). */

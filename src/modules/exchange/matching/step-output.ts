@@ -10,7 +10,7 @@ import {
   type TenantEventWrite,
   tenantStream,
 } from '../event-log/event-log.ts'
-import { bookLevel, type MarketEventBody, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
+import { bookLevel, type MarketEventBody, orderJson, tenantEventTail, type TenantEventType } from '../events/event-payloads.ts'
 import { type FillRecord, fillRecord } from '../fills/fill-records.ts'
 import { bookChecksum, capturedSideText, type SideTop } from '../market/book-checksum.ts'
 import { tradeRecord } from '../market/trade-records.ts'
@@ -72,6 +72,8 @@ export class StepOutput {
   /** Each side's text as last rendered, by the capture it was rendered from: a side no change reached is not rendered again. */
   #asks: { top: SideTop | null; text: string } = { top: null, text: '' }
   #bids: { top: SideTop | null; text: string } = { top: null, text: '' }
+  #lastOrder: OrderRow | undefined
+  #lastOrderJson = ''
 
   constructor(readonly locked: LockedBook) {
     this.#pricePlaces = Math.max(0, locked.price_precision)
@@ -231,7 +233,19 @@ export class StepOutput {
     const ordinal = (this.#eventsPerTenant.get(order.tenant_id) ?? 0) + 1
     this.#eventsPerTenant.set(order.tenant_id, ordinal)
     this.#tenants.add(order.tenant_id)
-    this.#tenantEvents.push({ tenant_id: order.tenant_id, ordinal, type, rest: tenantEventTail(type, this.#createdAt, order, fill) })
+    this.#tenantEvents.push({ tenant_id: order.tenant_id, ordinal, type, rest: tenantEventTail(type, this.#createdAt, this.#orderJson(order), fill) })
+  }
+
+  /**
+   * Rows are never changed in place (`next` makes a new one), and an order's `fill` and
+   * `order.updated` events carry the same row: its JSON is rendered once.
+   */
+  #orderJson(row: OrderRow): string {
+    if (row !== this.#lastOrder) {
+      this.#lastOrder = row
+      this.#lastOrderJson = orderJson(row)
+    }
+    return this.#lastOrderJson
   }
 
   /** A level's change, with the checksum of the book as the change left it (docs/api.md, "Book integrity"). */

@@ -46,6 +46,9 @@ export interface InstancesRun {
   requestsPerSec: number
   p99: number
   errors: number
+  /** CPU per order of both service processes (one idles in the one-instance runs) and of PostgreSQL, µs. */
+  serviceCpuUs: number
+  databaseCpuUs: number
 }
 
 interface Options {
@@ -57,11 +60,14 @@ interface Options {
   seller: Record<string, string>
   /** Alternating pairs per book. */
   pairs: number
+  /** CPU time so far (ms) of both service processes and of the database's backends. */
+  cpu: () => Promise<{ service: number; database: number }>
 }
 
 const crossing = (symbol: string, price: string, side: 'buy' | 'sell') => JSON.stringify({ symbol, side, type: 'limit', quantity: '0.01', price })
 
 async function load(urls: string[], o: Options, symbol: string, price: string, duration: number): Promise<Omit<InstancesRun, 'book' | 'instances'>> {
+  const before = await o.cpu()
   const results = await Promise.all(
     urls.map((url) =>
       autocannon({
@@ -76,10 +82,14 @@ async function load(urls: string[], o: Options, symbol: string, price: string, d
       }),
     ),
   )
+  const after = await o.cpu()
+  const orders = Math.max(1, results.reduce((sum, r) => sum + r.requests.total, 0))
   return {
     requestsPerSec: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
     p99: Math.max(...results.map((r) => r.latency.p99)),
     errors: results.reduce((sum, r) => sum + r.errors + r.timeouts + r.non2xx, 0),
+    serviceCpuUs: Math.round(((after.service - before.service) * 1000) / orders),
+    databaseCpuUs: Math.round(((after.database - before.database) * 1000) / orders),
   }
 }
 
@@ -107,10 +117,12 @@ export function formatInstances(runs: InstancesRun[]): string {
   const lines = [
     '\nMany instances (crossing orders on one symbol; runs alternate one instance, two instances):',
     '',
-    '| book | instances | req/s | p99 ms | errors |',
-    '|---|---|---|---|---|',
+    '| book | instances | req/s | p99 ms | errors | service CPU µs/order | database CPU µs/order |',
+    '|---|---|---|---|---|---|---|',
   ]
-  for (const r of runs) lines.push(`| ${r.book} | ${r.instances} | ${r.requestsPerSec} | ${r.p99} | ${r.errors} |`)
+  for (const r of runs) {
+    lines.push(`| ${r.book} | ${r.instances} | ${r.requestsPerSec} | ${r.p99} | ${r.errors} | ${r.serviceCpuUs} | ${r.databaseCpuUs} |`)
+  }
   lines.push('')
   for (const book of ['empty', 'deep'] as const) {
     const one = runs.filter((r) => r.book === book && r.instances === 1)

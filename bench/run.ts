@@ -583,6 +583,7 @@ async function main() {
           buyer: auth,
           seller: otherAuth,
           pairs: Number(env.BENCH_PAIRS ?? 2),
+          cpu: async () => ({ service: cpuMs(service.process.pid!) + cpuMs(second.process.pid!), database: await databaseCpuMs(serviceEnv.DATABASE_URL) }),
         })
         errors += instances.reduce((sum, r) => sum + r.errors, 0)
       } finally {

@@ -9,6 +9,7 @@ import { lockBook } from '../src/modules/exchange/matching/matching.repository.t
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
+import { eventually } from './helpers/eventually.ts'
 import { createMarket } from './helpers/markets.ts'
 import { ORDERS, placeOrder } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
@@ -505,5 +506,47 @@ describe.skipIf(!onPostgres)("a pass's plans on PostgreSQL", () => {
         await sql`reset plan_cache_mode`.execute(connection)
       }
     })
+  })
+})
+
+describe.skipIf(!onPostgres)('a pass waiting for the book', () => {
+  it('takes the orders queued behind it, in order, up to one of a tenant whose accounts it did not read', async () => {
+    const symbol = await createMarket(server.services.db)
+    await place(alice, limit(symbol, 'sell', '1.00', '100.00'))
+    const epochs = async (uids: string[]) =>
+      (await sql<{ uid: string; book_epoch: number }>`select uid, book_epoch from orders where uid = any(${uids}::uuid[])`.execute(server.services.db)).rows
+    const placed: Promise<{ uid: string }>[] = []
+    await server.services.db.connection().execute((connection) =>
+      connection.transaction().execute(async (trx) => {
+        // Another process's pass, as far as this one can tell: the book row is locked until this commits.
+        await sql`select epoch from symbol_books where symbol = ${symbol} for update`.execute(trx)
+        placed.push(place(bob, limit(symbol, 'buy', '0.10', '90.00')))
+        await eventually(async () => {
+          const { rows } = await sql<{ n: number }>`
+            select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(trx)
+          return rows[0]!.n > 0 ? true : undefined
+        }, 5000)
+        for (const [client, price] of [
+          [bob, '90.01'],
+          [bob, '90.02'],
+          [carol, '90.03'],
+          [bob, '90.04'],
+        ] as const) {
+          placed.push(place(client, limit(symbol, 'buy', '0.10', price)))
+          const queued = placed.length - 1
+          await eventually(async () => (server.services.matching.queued(symbol) === queued ? true : undefined), 5000, 10)
+        }
+      }),
+    )
+    const uids = (await Promise.all(placed)).map((order) => order.uid)
+    const byUid = new Map((await epochs(uids)).map((row) => [row.uid, row.book_epoch]))
+    const [first, second, third, fourth, fifth] = uids.map((uid) => byUid.get(uid)!)
+    // bob's first pass took bob's two orders queued while it waited; carol's stopped it, and bob's
+    // last stays behind hers: the next pass takes both, in their order.
+    expect([second, third]).toEqual([first, first])
+    expect(fourth).toBeGreaterThan(first!)
+    expect(fifth).toBe(fourth)
+    const book = (await get(alice, `/api/exchange/v1/symbols/${symbol}/book`)).body
+    expect(book.bids.map((level: { price: string }) => level.price)).toEqual(['90.04', '90.03', '90.02', '90.01', '90.00'])
   })
 })

@@ -8,16 +8,7 @@ import { MinuteCandles, recordTrades } from '../market-data/trades-recorded.ts'
 import type { OrderRow } from '../orders/orders.repository.ts'
 import { PassAccounts } from '../settlement/settlement.ts'
 import { symbolsWithDueExpiries } from './gtd.repository.ts'
-import {
-  type AmendRequest,
-  type Answer,
-  type CancelManyReason,
-  EpochMoved,
-  MatchPass,
-  type PlaceRequest,
-  type StepLimits,
-  type StepWriter,
-} from './match-pass.ts'
+import { type AmendRequest, type Answer, type CancelManyReason, EpochMoved, MatchPass, type PlaceRequest, type StepWriter } from './match-pass.ts'
 import {
   findByClientOrderIds,
   loadBookChanges,
@@ -34,29 +25,16 @@ import {
   answerUnknownSymbol,
   type CancelOutcome,
   type Command,
-  type EventsCommitted,
+  joinable,
+  type MatchingOptions,
   type PlaceOutcome,
+  placingTenants,
   type QueueOptions,
 } from './pass-commands.ts'
 import { WarmBook } from './warm-book.ts'
 
 export type { AmendRequest, CancelManyReason, PlaceRequest } from './match-pass.ts'
-export type { AmendOutcome, CancelOutcome, EventsCommitted, PlaceOutcome } from './pass-commands.ts'
-
-export interface MatchingOptions extends Partial<StepLimits> {
-  /** Passes (transactions) of different symbols in flight at once. */
-  maxConcurrentPasses: number
-  /** Commands of one symbol handled by one pass. */
-  maxPassSize?: number
-  /** PostgreSQL: each pass a transaction holding the symbol's row lock. The embedded database is one process and one connection. */
-  transactions: boolean
-  /** Who hears of the events a pass committed (docs/events.md, "Delivery"). */
-  events?: EventsCommitted
-  /** MARKET_TIMEZONE (default Asia/Tehran): candles and the reference price follow its days. */
-  marketTimeZone?: string
-  /** The clock gtd orders expire by (ms since the epoch); the wall clock when absent. */
-  now?: () => number
-}
+export type { AmendOutcome, CancelOutcome, EventsCommitted, MatchingOptions, PlaceOutcome } from './pass-commands.ts'
 
 // Bounded steps (docs/matching.md): one statement writes at most this many fills and orders, so no
 // step's work holds the event loop for long however deep the book.
@@ -128,6 +106,11 @@ export class Matching {
    */
   homeOf(uid: string): OrderHome | undefined {
     return this.#homes.get(uid)
+  }
+
+  /** Commands of `symbol` waiting for a pass. */
+  queued(symbol: string): number {
+    return this.#symbols.get(symbol)?.queued ?? 0
   }
 
   remember(order: Pick<OrderRow, 'uid' | 'symbol' | 'tenant_id'>): void {
@@ -261,13 +244,29 @@ export class SymbolQueue {
     if (this.#running || this.#pending.length === 0) return
     this.#running = true
     try {
-      await this.#run(this.#pending.splice(0, this.options.maxPassSize))
+      await this.#run(this.#pending.splice(0, this.options.maxPassSize), true)
     } finally {
       this.#running = false
     }
   }
 
-  async #run(commands: readonly Command[]): Promise<void> {
+  /** Commands waiting for a pass. */
+  get queued(): number {
+    return this.#pending.length
+  }
+
+  /**
+   * The commands queued while the pass waited for the book's lock (another process's pass held
+   * it), taken into it: in their order, up to the first that places or amends for a tenant whose
+   * accounts the lock's statement did not read. Two processes matching one symbol each wait for
+   * the other's pass, and their passes halved without it (docs/matching.md, "Passes").
+   */
+  #joiners(tenants: ReadonlySet<string>, room: number): Command[] {
+    return this.#pending.splice(0, joinable(this.#pending, tenants, room))
+  }
+
+  /** `join`: the pass may take commands queued behind it once it holds the book (`#joiners`); a retry keeps them. */
+  async #run(commands: Command[], join: boolean): Promise<void> {
     // After a try lost its read of the placing tenants' accounts, the next ones lock them first:
     // optimistic reads kept losing to a tenant's withdrawals made at the same moment.
     let lockAccounts = false
@@ -275,8 +274,8 @@ export class SymbolQueue {
       let stepsWritten = 0
       try {
         const settle = this.options.transactions
-          ? await this.db.transaction().execute((trx) => this.#pass(trx, commands, (n) => (stepsWritten = n), lockAccounts))
-          : await this.#pass(this.db, commands, (n) => (stepsWritten = n), false)
+          ? await this.db.transaction().execute((trx) => this.#pass(trx, commands, (n) => (stepsWritten = n), lockAccounts, join))
+          : await this.#pass(this.db, commands, (n) => (stepsWritten = n), false, join)
         settle()
         return
       } catch (error) {
@@ -291,7 +290,7 @@ export class SymbolQueue {
         // A row the database refuses (a check the API's own validation did not foresee) fails only
         // its own command: the pass wrote nothing, so each command runs again alone, in order.
         if (!partlyStored && commands.length > 1 && isIntegrityViolation(error)) {
-          for (const command of commands) await this.#run([command])
+          for (const command of commands) await this.#run([command], false)
           return
         }
         for (const command of commands) command.reject(error)
@@ -301,11 +300,12 @@ export class SymbolQueue {
   }
 
   /** One pass: returns how to answer each command once its writes are committed. */
-  async #pass(db: Db, commands: readonly Command[], progress: (steps: number) => void, lockAccounts: boolean): Promise<() => void> {
+  async #pass(db: Db, commands: Command[], progress: (steps: number) => void, lockAccounts: boolean, join: boolean): Promise<() => void> {
     const tenants = placingTenants(commands)
     const locked = await lockBook(db, this.symbol, tenants)
     if (!locked) return () => commands.forEach(answerUnknownSymbol)
     if (lockAccounts) locked.accounts = await lockPlacingAccounts(db, tenants, [locked.base, locked.quote])
+    else if (join) commands.push(...this.#joiners(new Set(tenants), this.options.maxPassSize - commands.length))
     const { warm, unfinished } = await this.#bookAt(db, locked.epoch)
     this.#warm = undefined
     const existing = await findByClientOrderIds(
@@ -385,9 +385,4 @@ export class SymbolQueue {
     }
     return WarmBook.load(await loadRestingOrders(db, this.symbol), epoch)
   }
-}
-
-/** The tenants placing or amending orders in the pass: their base and quote accounts are the ones it may hold from. */
-function placingTenants(commands: readonly Command[]): string[] {
-  return [...new Set(commands.flatMap((c) => (c.kind === 'place' || c.kind === 'amend' ? [c.request.tenantId] : [])))]
 }

@@ -184,3 +184,34 @@ export function answer(command: Command, decided: Answer, rows: Map<string, Orde
     command.reject(error)
   }
 }
+
+export interface MatchingOptions extends Partial<StepLimits> {
+  /** Passes (transactions) of different symbols in flight at once. */
+  maxConcurrentPasses: number
+  /** Commands of one symbol handled by one pass. */
+  maxPassSize?: number
+  /** PostgreSQL: each pass a transaction holding the symbol's row lock. The embedded database is one process and one connection. */
+  transactions: boolean
+  /** Who hears of the events a pass committed (docs/events.md, "Delivery"). */
+  events?: EventsCommitted
+  /** MARKET_TIMEZONE (default Asia/Tehran): candles and the reference price follow its days. */
+  marketTimeZone?: string
+  /** The clock gtd orders expire by (ms since the epoch); the wall clock when absent. */
+  now?: () => number
+}
+
+/** The tenants placing or amending orders in the pass: their base and quote accounts are the ones it may hold from. */
+export function placingTenants(commands: readonly Command[]): string[] {
+  return [...new Set(commands.flatMap((c) => (c.kind === 'place' || c.kind === 'amend' ? [c.request.tenantId] : [])))]
+}
+
+/** How many of `pending`, from the first, a pass that read `tenants`' accounts can take: up to `room`, and up to the first placing or amending for another tenant. */
+export function joinable(pending: readonly Command[], tenants: ReadonlySet<string>, room: number): number {
+  let taken = 0
+  while (taken < pending.length && taken < room) {
+    const command = pending[taken]!
+    if ((command.kind === 'place' || command.kind === 'amend') && !tenants.has(command.request.tenantId)) break
+    taken++
+  }
+  return taken
+}

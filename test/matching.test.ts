@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 
 import { sql } from 'kysely'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Db } from '../src/db/database.ts'
+import { EVENTS_CHANNEL } from '../src/modules/exchange/event-log/event-log.ts'
 import { lockBook } from '../src/modules/exchange/matching/matching.repository.ts'
+import { Matching } from '../src/modules/exchange/matching/matching.ts'
+import { parseOrderFields } from '../src/modules/exchange/orders/orders.schemas.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
@@ -548,5 +552,59 @@ describe.skipIf(!onPostgres)('a pass waiting for the book', () => {
     expect(fifth).toBe(fourth)
     const book = (await get(alice, `/api/exchange/v1/symbols/${symbol}/book`)).body
     expect(book.bids.map((level: { price: string }) => level.price)).toEqual(['90.04', '90.03', '90.02', '90.01', '90.00'])
+  })
+})
+
+describe.skipIf(!onPostgres)("a pass's wake-ups of other processes", () => {
+  it('ride on its steps, each stream once, with no NOTIFY of its own when it ends on a full step', async () => {
+    const symbol = await createMarket(server.services.db)
+    await place(alice, limit(symbol, 'sell', '0.10', '100.00'))
+    const base = server.services.db
+    const texts: string[] = []
+    const db: Db = base.withPlugin({
+      transformQuery: ({ node, queryId }) => {
+        texts.push(base.getExecutor().compileQuery(node, queryId).sql)
+        return node
+      },
+      transformResult: async ({ result }) => result,
+    })
+    const listener = new pg.Client({ connectionString: server.database.databaseUrl })
+    await listener.connect()
+    const heard: string[] = []
+    listener.on('notification', (n) => {
+      if (n.payload?.startsWith('other ')) heard.push(n.payload)
+    })
+    await listener.query(`listen ${EVENTS_CHANNEL}`)
+    try {
+      // Two fills make a step full: the trade's step is written before the pass knows nothing follows.
+      const other = new Matching(db, {
+        maxConcurrentPasses: 1,
+        transactions: true,
+        fillsPerStep: 2,
+        events: { committed: () => {}, notify: { instance: 'other' } },
+      })
+      const body = limit(symbol, 'buy', '0.10', '100.00')
+      const parsed = parseOrderFields(body)
+      const outcome = await other.place({
+        uid: randomUUID(),
+        userId: bob.clientId,
+        tenantId: bob.tenantId,
+        clientOrderId: null,
+        symbol,
+        side: 'buy',
+        type: 'limit',
+        quantity: parsed.fields.quantity!,
+        price: parsed.fields.price!,
+        timeInForce: 'gtc',
+        postOnly: false,
+        parsed,
+      })
+      expect(outcome).toMatchObject({ kind: 'placed', order: { status: 'filled' } })
+      await eventually(async () => (heard.length > 0 ? true : undefined), 5000, 10)
+      expect(texts.filter((text) => text.includes('pg_notify') && !text.includes('with book as'))).toEqual([])
+      expect(heard.flatMap((payload) => payload.split(' ').slice(1)).sort()).toEqual([`m:${symbol}`, `t:${alice.tenantId}`, `t:${bob.tenantId}`].sort())
+    } finally {
+      await listener.end()
+    }
   })
 })

@@ -1,7 +1,7 @@
 import { ReloadLoop } from '../../../core/reload-loop.ts'
 import type { Db } from '../../../db/database.ts'
 import { balanceEvents, lockAccountChanges } from '../accounts/accounts.repository.ts'
-import { appendNumbered, notifyEvents } from '../event-log/event-log.ts'
+import { appendNumbered, notifyEvents, type StreamKey } from '../event-log/event-log.ts'
 import { encodeNotifications } from '../event-log/notifications.ts'
 import { DEFAULT_MARKET_TIMEZONE } from '../market-data/market-time.ts'
 import { MinuteCandles, recordTrades } from '../market-data/trades-recorded.ts'
@@ -319,16 +319,18 @@ export class SymbolQueue {
     // and its orders are written together or not at all.
     const inStep = <T>(write: (db: Db) => Promise<T>) => (this.options.transactions ? write(db) : db.transaction().execute(write))
     const events = this.options.events
-    // Other processes' streams are woken by the last step's statement; a pass whose last step
-    // wrote nothing (its orders were all written by earlier steps) sends its own NOTIFY.
-    let notified = false
-    const notifications = (last: boolean) => {
-      if (!last || !events?.notify) return []
-      notified = true
-      return encodeNotifications(events.notify.instance, pass.streams())
+    // Each step's statement wakes other processes' streams of the keys no earlier step named
+    // (NOTIFY is delivered when the pass commits): a pass that ends on a full step needs no NOTIFY
+    // of its own, and it was half of them in the matching scenario.
+    const notified = new Set<StreamKey>()
+    const notifications = () => {
+      if (!events?.notify) return []
+      const fresh = pass.streams().filter((key) => !notified.has(key))
+      for (const key of fresh) notified.add(key)
+      return encodeNotifications(events.notify.instance, fresh)
     }
-    const pass: MatchPass = new MatchPass(locked, warm, accounts, this.options, (write, step, last) =>
-      inStep((db) => this.#writeStep(db, pass, { ...write, notifications: notifications(last) }, step, progress)),
+    const pass: MatchPass = new MatchPass(locked, warm, accounts, this.options, (write, step) =>
+      inStep((db) => this.#writeStep(db, pass, { ...write, notifications: notifications() }, step, progress)),
     )
     for (const state of unfinished) await pass.resume(state)
     await pass.expireDue(this.options.now())
@@ -342,7 +344,8 @@ export class SymbolQueue {
     }
     await pass.finish()
     const streams = events ? pass.streams() : []
-    if (events?.notify && streams.length > 0 && !notified) await notifyEvents(db, encodeNotifications(events.notify.instance, streams))
+    const unwoken = streams.filter((key) => !notified.has(key))
+    if (events?.notify && unwoken.length > 0) await notifyEvents(db, encodeNotifications(events.notify.instance, unwoken))
     return () => {
       warm.epoch = pass.epoch
       this.#warm = warm

@@ -118,24 +118,36 @@ export function cpuMs(pid: number): number {
   return ns / 1e6
 }
 
+/** Per database: each backend's CPU as last read, and what backends since gone (or whose pid was reused) had spent. */
+const backendCpu = new Map<string, { last: Map<number, number>; gone: number }>()
+
 /**
  * CPU time (ms) of the PostgreSQL backends connected to the service's database, read from /proc
  * (the server runs on this host). 0 for the embedded database: it runs in the service's process.
+ * Never decreases: a backend that exits (the pool closes idle connections) keeps what it was last
+ * read at, so a run's difference undercounts at most its last moments instead of going negative.
  */
 export async function databaseCpuMs(databaseUrl: string | undefined): Promise<number> {
   if (!databaseUrl) return 0
+  let seen = backendCpu.get(databaseUrl)
+  if (!seen) backendCpu.set(databaseUrl, (seen = { last: new Map(), gone: 0 }))
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
     const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
-    let ms = 0
     for (const { pid } of rows) {
       try {
-        ms += cpuMs(pid)
+        const ms = cpuMs(pid)
+        const before = seen.last.get(pid) ?? 0
+        // Less than before: the pid now names another backend.
+        if (ms < before) seen.gone += before
+        seen.last.set(pid, ms)
       } catch {
         // The backend ended between the listing and the read.
       }
     }
+    let ms = seen.gone
+    for (const value of seen.last.values()) ms += value
     return ms
   } finally {
     await client.end()

@@ -83,7 +83,10 @@ async function load(urls: string[], o: Options, symbol: string, price: string, d
     ),
   )
   const after = await o.cpu()
-  const orders = Math.max(1, results.reduce((sum, r) => sum + r.requests.total, 0))
+  const orders = Math.max(
+    1,
+    results.reduce((sum, r) => sum + r.requests.total, 0),
+  )
   return {
     requestsPerSec: Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
     p99: Math.max(...results.map((r) => r.latency.p99)),

@@ -326,7 +326,7 @@ export class RecordedAnswers implements CatalogAnswers {
 
   #answerFromRecording(res: ServerResponse, state: RequestState, recording: Recording, hooks: RecordedAnswerHooks): void {
     state.operationName = recording.operationName
-    const headers = { ...recording.headers }
+    const headers = copyHeaders(recording.headers)
     hooks.finish(state, 200, headers)
     this.metrics.graphqlAnsweredFromRecording()
     if (res.destroyed || res.writableEnded) return
@@ -349,7 +349,7 @@ export class RecordedAnswers implements CatalogAnswers {
     const recording = { headers: { ...shape.headers, 'content-length': String(body.length) }, body, operationName: shape.operationName }
     if (record) this.#recordings.set(record.key, recording, body.length + record.key.length, record.generation)
     state.operationName = shape.operationName
-    const headers = { ...recording.headers }
+    const headers = copyHeaders(recording.headers)
     hooks.finish(state, 200, headers)
     if (record) this.metrics.graphqlAnsweredFromRecording()
     else this.metrics.graphqlAnsweredKnownDocument()
@@ -367,4 +367,13 @@ const renamedJson = (data: unknown, ofForm: OfForm) => JSON.stringify({ data: re
 /** Keeps Yoga's answer to a handed-on request from being recorded or made known (an admin's document text). */
 export function recordNothing(serverContext: object): void {
   delete (serverContext as Partial<RecordingHandoff>).recordingKey
+}
+
+/**
+ * A recording's headers, for one answer to add its own to. Not `{ ...headers }`: V8 gives a spread
+ * copy a map no later property addition reuses, and the four headers `finish` adds then cost ~0.75
+ * µs each (3.2 µs a request, 6 % of a same-bytes GraphQL request's CPU; docs/performance.md).
+ */
+function copyHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.assign({}, headers)
 }

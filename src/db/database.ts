@@ -88,10 +88,14 @@ const UNIT_SEPARATOR = '\x1f'
  * (which the split cannot tell from none), is refused rather than split wrongly.
  */
 export function separatedTexts(texts: readonly string[]): RawBuilder<string[]> {
-  for (const text of texts) {
-    if (text.length === 0 || text.includes(UNIT_SEPARATOR)) throw new Error('separatedTexts: an empty text or one holding U+001F')
-  }
-  return sql<string[]>`string_to_array(${texts.join(UNIT_SEPARATOR)}::text, chr(31))`
+  for (const text of texts) if (text.length === 0) throw new Error('separatedTexts: an empty text')
+  const joined = texts.join(UNIT_SEPARATOR)
+  // Counted once over the joined text: `includes` on each text first flattened it (most are built
+  // by concatenation), a copy of every body.
+  let separators = 0
+  for (let at = joined.indexOf(UNIT_SEPARATOR); at !== -1; at = joined.indexOf(UNIT_SEPARATOR, at + 1)) separators++
+  if (texts.length > 0 && separators !== texts.length - 1) throw new Error('separatedTexts: a text holding U+001F')
+  return sql<string[]>`string_to_array(${joined}::text, chr(31))`
 }
 
 const withArrayLiterals = (values: unknown) =>

@@ -108,6 +108,14 @@ describe('duplicate keys', () => {
       fc.property(value, fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), (v, escapes) => {
         const text = write(v, escapes)
         expect(duplicateKeys(text)).toEqual(reference(v).slice(0, MAX_DETAIL_ITEMS))
+        // parseJsonText scans for duplicates only when the parsed value has fewer keys than the text.
+        let refused = false
+        try {
+          parseJsonText(text)
+        } catch (error) {
+          refused = error instanceof AppError
+        }
+        expect(refused).toBe(reference(v).length > 0)
       }),
       { numRuns: 1000 },
     )

@@ -38,8 +38,9 @@ export interface JsonBoundBreach {
  * module that the reference was written against; V8's messages carry neither.
  */
 export function parseJsonText(text: string): unknown {
-  const breach = firstOutOfBounds(text)
-  if (breach !== undefined) {
+  const scanned = scanJson(text)
+  if ('breach' in scanned) {
+    const { breach } = scanned
     throw validationError([
       { type: 'json_invalid', loc: ['body', breach.position], msg: 'JSON decode error', input: {}, ctx: { error: JSON_BOUND_ERRORS[breach.bound] } },
     ])
@@ -51,10 +52,26 @@ export function parseJsonText(text: string): unknown {
     const { position, message } = locateJsonError(text)
     throw validationError([{ type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: message } }])
   }
-  const duplicates = duplicateKeys(text)
-  if (duplicates.length > 0)
-    throw validationError(duplicates.map((loc) => ({ type: 'value_error.json.duplicate_key', loc: ['body', ...loc], msg: DUPLICATE_KEY })))
+  // JSON.parse keeps the last of a key given twice in one object, so a body with a duplicate parses
+  // to fewer keys than its text gives; only then is the text scanned again to say where.
+  if (keysIn(value) !== scanned.keys) {
+    const duplicates = duplicateKeys(text)
+    if (duplicates.length > 0)
+      throw validationError(duplicates.map((loc) => ({ type: 'value_error.json.duplicate_key', loc: ['body', ...loc], msg: DUPLICATE_KEY })))
+  }
   return value
+}
+
+/** The keys of every object in a parsed value (its depth is bounded by MAX_JSON_DEPTH). */
+function keysIn(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0
+  let count = 0
+  if (Array.isArray(value)) {
+    for (const item of value) count += keysIn(item)
+    return count
+  }
+  for (const key of Object.keys(value)) count += 1 + keysIn((value as Record<string, unknown>)[key])
+  return count
 }
 
 const DUPLICATE_KEY = 'Duplicate key in JSON object'
@@ -141,6 +158,12 @@ export async function readJsonBody(request: IncomingMessage): Promise<unknown> {
  * inside an object. Text that is not JSON is only ever scanned once; JSON.parse refuses it after.
  */
 export function firstOutOfBounds(text: string): JsonBoundBreach | undefined {
+  const scanned = scanJson(text)
+  return 'breach' in scanned ? scanned.breach : undefined
+}
+
+/** `firstOutOfBounds`'s pass, which also counts the keys of a text within the bounds. */
+function scanJson(text: string): { breach: JsonBoundBreach } | { keys: number } {
   // Per open bracket: the keys of an object so far, or -1 for an array.
   const keys = new Int32Array(MAX_JSON_DEPTH + 1)
   let depth = 0
@@ -156,11 +179,11 @@ export function firstOutOfBounds(text: string): JsonBoundBreach | undefined {
       inString = true
       if (keyNext) {
         keyNext = false
-        if (++keys[depth]! > MAX_JSON_KEYS_PER_OBJECT) return { position: i, bound: 'keysPerObject' }
-        if (++total > MAX_JSON_KEYS) return { position: i, bound: 'keys' }
+        if (++keys[depth]! > MAX_JSON_KEYS_PER_OBJECT) return { breach: { position: i, bound: 'keysPerObject' } }
+        if (++total > MAX_JSON_KEYS) return { breach: { position: i, bound: 'keys' } }
       }
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_JSON_DEPTH) return { position: i, bound: 'depth' }
+      if (++depth > MAX_JSON_DEPTH) return { breach: { position: i, bound: 'depth' } }
       keys[depth] = c === 0x7b ? 0 : -1
       keyNext = c === 0x7b
     } else if (c === 0x7d || c === 0x5d) {
@@ -169,7 +192,7 @@ export function firstOutOfBounds(text: string): JsonBoundBreach | undefined {
     } else if (c === 0x2c) keyNext = depth > 0 && keys[depth]! >= 0
     else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) keyNext = false
   }
-  return undefined
+  return { keys: total }
 }
 
 function isJsonContentType(value: string): boolean {

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { Db } from '../src/db/database.ts'
 import { Matching } from '../src/modules/exchange/matching/matching.ts'
-import { parseOrderFields } from '../src/modules/exchange/orders/orders.schemas.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { createTestDatabase, onPostgres } from './helpers/database.ts'
 import { createMarket } from './helpers/markets.ts'
-import { ORDERS, placeOrder } from './helpers/orders.ts'
+import { ORDERS, placeOrder, placeVia } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const OPEN_LIMIT = 3
@@ -47,30 +46,6 @@ function otherProcess(): { matching: Matching; statements: CompiledQuery[] } {
     },
   })
   return { matching: new Matching(db, { maxConcurrentPasses: 1, transactions: onPostgres }), statements }
-}
-
-const placeVia = async (
-  matching: Matching,
-  client: TestClient,
-  body: { symbol: string; side: 'buy' | 'sell'; type: 'limit'; quantity: string; price: string },
-) => {
-  const parsed = parseOrderFields(body)
-  const outcome = await matching.place({
-    uid: crypto.randomUUID(),
-    userId: client.clientId,
-    tenantId: client.tenantId,
-    clientOrderId: null,
-    symbol: body.symbol,
-    side: body.side,
-    type: 'limit',
-    quantity: parsed.fields.quantity!,
-    price: parsed.fields.price!,
-    timeInForce: 'gtc',
-    postOnly: false,
-    parsed,
-  })
-  if (outcome.kind !== 'placed') throw new Error(JSON.stringify(outcome))
-  return outcome.order
 }
 
 // The whole book (resting orders, then pending stops) read at once: what a process catching up must not do.

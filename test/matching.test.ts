@@ -9,13 +9,12 @@ import type { Db } from '../src/db/database.ts'
 import { EVENTS_CHANNEL } from '../src/modules/exchange/event-log/event-log.ts'
 import { lockBook } from '../src/modules/exchange/matching/matching.repository.ts'
 import { Matching } from '../src/modules/exchange/matching/matching.ts'
-import { parseOrderFields } from '../src/modules/exchange/orders/orders.schemas.ts'
 import { seedDemoMarket } from '../src/modules/exchange/symbols/seed.ts'
 import { createTestClient, type TestClient } from './helpers/auth.ts'
 import { onPostgres } from './helpers/database.ts'
 import { eventually } from './helpers/eventually.ts'
 import { createMarket } from './helpers/markets.ts'
-import { ORDERS, placeOrder } from './helpers/orders.ts'
+import { ORDERS, placeOrder, placeVia } from './helpers/orders.ts'
 import { startTestServer, type TestServer } from './helpers/server.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -583,23 +582,8 @@ describe.skipIf(!onPostgres)("a pass's wake-ups of other processes", () => {
         fillsPerStep: 2,
         events: { committed: () => {}, notify: { instance: 'other' } },
       })
-      const body = limit(symbol, 'buy', '0.10', '100.00')
-      const parsed = parseOrderFields(body)
-      const outcome = await other.place({
-        uid: randomUUID(),
-        userId: bob.clientId,
-        tenantId: bob.tenantId,
-        clientOrderId: null,
-        symbol,
-        side: 'buy',
-        type: 'limit',
-        quantity: parsed.fields.quantity!,
-        price: parsed.fields.price!,
-        timeInForce: 'gtc',
-        postOnly: false,
-        parsed,
-      })
-      expect(outcome).toMatchObject({ kind: 'placed', order: { status: 'filled' } })
+      const order = await placeVia(other, bob, { symbol, side: 'buy', type: 'limit', quantity: '0.10', price: '100.00' })
+      expect(order.status).toBe('filled')
       await eventually(async () => (heard.length > 0 ? true : undefined), 5000, 10)
       expect(texts.filter((text) => text.includes('pg_notify') && !text.includes('with book as'))).toEqual([])
       expect(heard.flatMap((payload) => payload.split(' ').slice(1)).sort()).toEqual([`m:${symbol}`, `t:${alice.tenantId}`, `t:${bob.tenantId}`].sort())

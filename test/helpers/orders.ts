@@ -1,3 +1,8 @@
+import { randomUUID } from 'node:crypto'
+
+import type { Matching } from '../../src/modules/exchange/matching/matching.ts'
+import { parseOrderFields } from '../../src/modules/exchange/orders/orders.schemas.ts'
+import type { TestClient } from './auth.ts'
 import type { TestServer } from './server.ts'
 
 export const ORDERS = '/api/exchange/v1/orders'
@@ -31,4 +36,29 @@ export const usdBuy = { symbol: 'USD-IRR', side: 'buy', type: 'limit', quantity:
 
 export function placeOrder(server: TestServer, token: string, body: unknown) {
   return server.request('POST', ORDERS, { token, body })
+}
+
+/** A gtc limit order placed through `matching` directly (a matcher standing for another process); its row as the pass left it. */
+export async function placeVia(
+  matching: Matching,
+  client: TestClient,
+  body: { symbol: string; side: 'buy' | 'sell'; type: 'limit'; quantity: string; price: string },
+) {
+  const parsed = parseOrderFields(body)
+  const outcome = await matching.place({
+    uid: randomUUID(),
+    userId: client.clientId,
+    tenantId: client.tenantId,
+    clientOrderId: null,
+    symbol: body.symbol,
+    side: body.side,
+    type: 'limit',
+    quantity: parsed.fields.quantity!,
+    price: parsed.fields.price!,
+    timeInForce: 'gtc',
+    postOnly: false,
+    parsed,
+  })
+  if (outcome.kind !== 'placed') throw new Error(JSON.stringify(outcome))
+  return outcome.order
 }

@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { loginSucceeded } from '../src/modules/audit/auth-audit.ts'
 import { createClient, deactivateClient, rotateClientSecret } from '../src/modules/auth/clients/clients.ts'
 import { timestampAt } from '../src/modules/auth/sessions/session-tokens.ts'
 import { findSession, listRefreshTokens } from '../src/modules/auth/sessions/sessions.repository.ts'
@@ -113,6 +114,24 @@ describe('concurrent logins and refreshes share statements', () => {
         [next.jti, true],
       ])
       expect((await findSession(server.services.db, sessions[i]!.session_id))!.expires_at).toBe(timestampAt(next.exp!))
+    }
+  })
+
+  it("counts none of an earlier login's audit record as the next statements' (it is written first)", async () => {
+    const { session_id } = await login()
+    const { audit } = server.services
+    await audit.written()
+    const gatherMs = audit.gatherMs
+    // Held back, as a login's record is while it waits for others to share its statement.
+    audit.gatherMs = 60_000
+    try {
+      loginSucceeded(
+        { services: server.services, clientIp: '127.0.0.1', requestId: 'req-behind' },
+        { sub: bank.client_id, tenant_id: bank.tenant_id, session_id },
+      )
+      expect(await statementsOf(() => audit.written())).toBe(0)
+    } finally {
+      audit.gatherMs = gatherMs
     }
   })
 

@@ -49,6 +49,8 @@ export class AuditTrail {
   #head: ChainHead | undefined
   /** The clock folds are counted by (tests set a fixed one, so no attempt crosses a minute). */
   now: () => number = () => Date.now()
+  /** How long a record written behind an answer waits for others (tests lengthen it to hold one back). */
+  gatherMs = GATHER_MS
 
   constructor(
     private readonly db: Db,
@@ -78,7 +80,7 @@ export class AuditTrail {
 
   #gather(): void {
     if (this.#writing || this.#gathering) return
-    this.#gathering = setTimeout(() => this.#write(), GATHER_MS)
+    this.#gathering = setTimeout(() => this.#write(), this.gatherMs)
     this.#gathering.unref()
   }
 
@@ -115,6 +117,11 @@ export class AuditTrail {
   /** Writes every fold (the current minute's too) and waits for every record asked for so far. */
   async flush(): Promise<void> {
     this.#writeFolds(() => true)
+    await this.written()
+  }
+
+  /** Waits until every record asked for so far is written, those gathering behind an answer at once; folds stay. */
+  async written(): Promise<void> {
     while (this.#queue.length > 0 || this.#writing) {
       this.#write()
       await this.#writing
